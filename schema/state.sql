@@ -1,0 +1,118 @@
+-- The state database: organizations, users, tokens, money and limits, runs and uploads.
+-- Never shipped; replacing the corpus file never touches it. Applied idempotently on every open.
+PRAGMA user_version = 1;
+
+CREATE TABLE IF NOT EXISTS organizations (
+  id                 TEXT PRIMARY KEY,
+  name               TEXT NOT NULL,
+  plan               TEXT NOT NULL CHECK (plan IN ('free', 'starter', 'professional', 'enterprise')),
+  require_two_factor INTEGER NOT NULL DEFAULT 0,
+  created_at         TEXT NOT NULL,
+  deleted_at         TEXT
+);
+
+CREATE TABLE IF NOT EXISTS users (
+  id                 TEXT PRIMARY KEY,
+  organization_id    TEXT NOT NULL REFERENCES organizations(id),
+  name               TEXT NOT NULL,
+  email              TEXT,
+  verified_at        TEXT,
+  two_factor_enabled INTEGER NOT NULL DEFAULT 0,
+  created_at         TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS users_by_org ON users(organization_id);
+
+-- A token is `jl_<id>_<secret>`: only sha256(secret) is stored. organization_id NULL marks a token created before
+-- tokens named an organization (409 token_org_missing).
+CREATE TABLE IF NOT EXISTS tokens (
+  id              TEXT PRIMARY KEY,
+  organization_id TEXT REFERENCES organizations(id),
+  user_id         TEXT REFERENCES users(id),
+  secret_sha256   BLOB NOT NULL,
+  abilities       TEXT NOT NULL,            -- comma-separated
+  name            TEXT,
+  created_at      TEXT NOT NULL,
+  expires_at      TEXT NOT NULL,
+  revoked_at      TEXT
+);
+
+-- The credit ledger, append-only (the triggers refuse changes). Two pools: the monthly allotment (month-scoped,
+-- renewed by an 'allotment' row on first use in a month) and bonus credits (starter grants, manual grants) that do not
+-- expire. The balance is a sum; a charge takes from the monthly pool first.
+CREATE TABLE IF NOT EXISTS ledger (
+  id              INTEGER PRIMARY KEY,
+  organization_id TEXT NOT NULL REFERENCES organizations(id),
+  at              TEXT NOT NULL,
+  month           TEXT NOT NULL,             -- YYYY-MM (UTC)
+  kind            TEXT NOT NULL CHECK (kind IN ('allotment', 'starter', 'grant', 'charge')),
+  monthly_delta   INTEGER NOT NULL DEFAULT 0,
+  bonus_delta     INTEGER NOT NULL DEFAULT 0,
+  operation       TEXT,
+  result_key      TEXT,
+  note            TEXT
+);
+CREATE INDEX IF NOT EXISTS ledger_by_org_month ON ledger(organization_id, month);
+CREATE UNIQUE INDEX IF NOT EXISTS ledger_one_allotment ON ledger(organization_id, month) WHERE kind = 'allotment';
+CREATE INDEX IF NOT EXISTS ledger_bonus ON ledger(organization_id) WHERE bonus_delta <> 0;
+CREATE TRIGGER IF NOT EXISTS ledger_no_update BEFORE UPDATE ON ledger
+  BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS ledger_no_delete BEFORE DELETE ON ledger
+  BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
+
+-- Results an organization paid for this month: the same operation with the same normalized arguments is free.
+CREATE TABLE IF NOT EXISTS paid_results (
+  organization_id TEXT NOT NULL,
+  month           TEXT NOT NULL,
+  operation       TEXT NOT NULL,
+  result_key      TEXT NOT NULL,
+  ledger_id       INTEGER NOT NULL REFERENCES ledger(id),
+  PRIMARY KEY (organization_id, month, operation, result_key)
+) WITHOUT ROWID;
+
+-- Fixed one-minute windows per token and bucket ('all', 'heavy').
+CREATE TABLE IF NOT EXISTS rate_windows (
+  token_id     TEXT NOT NULL,
+  bucket       TEXT NOT NULL,
+  window_start INTEGER NOT NULL,              -- unix seconds, a multiple of 60
+  count        INTEGER NOT NULL,
+  PRIMARY KEY (token_id, bucket, window_start)
+) WITHOUT ROWID;
+
+-- Daily volume per organization and unit; the day is the calendar day in Europe/Berlin.
+CREATE TABLE IF NOT EXISTS daily_counters (
+  organization_id TEXT NOT NULL,
+  day             TEXT NOT NULL,
+  unit            TEXT NOT NULL CHECK (unit IN ('rows', 'documents')),
+  amount          INTEGER NOT NULL,
+  PRIMARY KEY (organization_id, day, unit)
+) WITHOUT ROWID;
+
+-- Citation check runs, stored whole as the JSON answered (without the per-call envelope).
+CREATE TABLE IF NOT EXISTS runs (
+  id              TEXT PRIMARY KEY,
+  organization_id TEXT NOT NULL REFERENCES organizations(id),
+  source          TEXT NOT NULL,
+  created_at      TEXT NOT NULL,
+  body            TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS runs_by_org ON runs(organization_id);
+
+-- Uploads for the citation check; the file lives under the data directory until consumed or expired.
+CREATE TABLE IF NOT EXISTS uploads (
+  id                       TEXT PRIMARY KEY,
+  organization_id          TEXT NOT NULL REFERENCES organizations(id),
+  filename                 TEXT NOT NULL,
+  format                   TEXT NOT NULL,
+  status                   TEXT NOT NULL CHECK (status IN ('uploaded', 'ready', 'failed', 'consumed', 'expired')),
+  stored_path              TEXT,
+  byte_size                INTEGER NOT NULL,
+  char_count               INTEGER,
+  page_count               INTEGER,
+  pages_without_text_layer INTEGER,
+  quoted_credits           INTEGER,
+  error_code               TEXT,
+  text                     TEXT,
+  created_at               TEXT NOT NULL,
+  expires_at               TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS uploads_by_org ON uploads(organization_id, status);

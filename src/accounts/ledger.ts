@@ -1,0 +1,92 @@
+import { type StateDb, inWriteTransaction } from './state-db.ts';
+import type { Organization } from './organizations.ts';
+import type { PlanTerms, Plan } from './plans.ts';
+import { utcMonth } from './time.ts';
+
+export interface Balance {
+  /** What is left of this month's allotment. */
+  monthly: number;
+  /** Starter and granted credits: they do not expire and are spent after the monthly allotment. */
+  bonus: number;
+  total: number;
+}
+
+/**
+ * Writes this month's allotment row on the first use of the month (the renewal at the start of each UTC month).
+ * Call inside a write transaction.
+ */
+function ensureAllotment(db: StateDb, organization: Organization, terms: Record<Plan, PlanTerms>, now: Date): void {
+  db.prepare(`INSERT INTO ledger (organization_id, at, month, kind, monthly_delta, note)
+              VALUES (?, ?, ?, 'allotment', ?, ?)
+              ON CONFLICT (organization_id, month) WHERE kind = 'allotment' DO NOTHING`)
+    .run(organization.id, now.toISOString(), utcMonth(now), terms[organization.plan].monthlyCredits,
+      `monthly allotment, plan ${organization.plan}`);
+}
+
+function sumBalance(db: StateDb, organizationId: string, month: string): Balance {
+  const { monthly } = db.prepare<[string, string], { monthly: number }>(
+    'SELECT coalesce(sum(monthly_delta), 0) AS monthly FROM ledger WHERE organization_id = ? AND month = ?',
+  ).get(organizationId, month)!;
+  const { bonus } = db.prepare<[string], { bonus: number }>(
+    'SELECT coalesce(sum(bonus_delta), 0) AS bonus FROM ledger WHERE organization_id = ? AND bonus_delta <> 0',
+  ).get(organizationId)!;
+  return { monthly, bonus, total: monthly + bonus };
+}
+
+/** The organization's balance now (renewing the month's allotment if this is its first use). */
+export function balanceOf(db: StateDb, organization: Organization, terms: Record<Plan, PlanTerms>, now: Date): Balance {
+  return inWriteTransaction(db, () => {
+    ensureAllotment(db, organization, terms, now);
+    return sumBalance(db, organization.id, utcMonth(now));
+  });
+}
+
+/** Whether the organization already paid for this result in the current UTC month. */
+export function alreadyPaid(db: StateDb, organizationId: string, operation: string, resultKey: string, now: Date): boolean {
+  return db.prepare('SELECT 1 FROM paid_results WHERE organization_id = ? AND month = ? AND operation = ? AND result_key = ?')
+    .get(organizationId, utcMonth(now), operation, resultKey) !== undefined;
+}
+
+export type ChargeOutcome =
+  | { charged: true; cost: number; balance: Balance }
+  | { charged: false; cost: number; balance: Balance };
+
+/**
+ * Charges `cost` for a result, taking from the monthly pool first, and records the paid result, all inside the
+ * caller's write transaction. A result already paid this month costs 0. Refuses (charged: false) when the balance is
+ * below the cost; nothing is written then.
+ */
+export function chargeInTransaction(
+  db: StateDb,
+  organization: Organization,
+  terms: Record<Plan, PlanTerms>,
+  charge: { operation: string; resultKey: string; cost: number },
+  now: Date,
+): ChargeOutcome {
+  ensureAllotment(db, organization, terms, now);
+  const month = utcMonth(now);
+  const before = sumBalance(db, organization.id, month);
+  const free = charge.cost === 0 || alreadyPaid(db, organization.id, charge.operation, charge.resultKey, now);
+  if (free) return { charged: true, cost: 0, balance: before };
+  if (before.total < charge.cost) return { charged: false, cost: charge.cost, balance: before };
+  const fromMonthly = Math.min(charge.cost, Math.max(before.monthly, 0));
+  const fromBonus = charge.cost - fromMonthly;
+  const { lastInsertRowid } = db.prepare(
+    `INSERT INTO ledger (organization_id, at, month, kind, monthly_delta, bonus_delta, operation, result_key)
+     VALUES (?, ?, ?, 'charge', ?, ?, ?, ?)`,
+  ).run(organization.id, now.toISOString(), month, -fromMonthly, -fromBonus, charge.operation, charge.resultKey);
+  db.prepare('INSERT INTO paid_results (organization_id, month, operation, result_key, ledger_id) VALUES (?, ?, ?, ?, ?)')
+    .run(organization.id, month, charge.operation, charge.resultKey, lastInsertRowid);
+  return {
+    charged: true,
+    cost: charge.cost,
+    balance: { monthly: before.monthly - fromMonthly, bonus: before.bonus - fromBonus, total: before.total - charge.cost },
+  };
+}
+
+/** Adds bonus credits (an operator's grant); they do not expire. */
+export function grantCredits(db: StateDb, organizationId: string, amount: number, note: string, now: Date): void {
+  if (!Number.isInteger(amount) || amount <= 0) throw new Error(`A grant is a positive whole number, not ${amount}.`);
+  db.prepare(`INSERT INTO ledger (organization_id, at, month, kind, bonus_delta, note) VALUES (?, ?, ?, 'grant', ?, ?)`)
+    .run(organizationId, now.toISOString(), utcMonth(now), amount, note);
+}

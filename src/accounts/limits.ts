@@ -1,0 +1,67 @@
+import { ApiError } from '../errors.ts';
+import { type StateDb, inWriteTransaction } from './state-db.ts';
+import type { Organization } from './organizations.ts';
+import type { Plan, PlanTerms } from './plans.ts';
+import { berlinDay, nextBerlinMidnight } from './time.ts';
+
+/** Requests per token and minute: every call counts against `all`; heavy operations also against `heavy`. */
+export const RATE_LIMITS = { all: 60, heavy: 10 } as const;
+export type RateBucket = keyof typeof RATE_LIMITS;
+
+const WINDOW_SECONDS = 60;
+
+/**
+ * Takes one request slot from each bucket, all or none, in one transaction. Over a limit: 429 rate_limited with the
+ * seconds until the window ends; the refused request takes no slot.
+ */
+export function takeRateSlot(db: StateDb, tokenId: string, buckets: RateBucket[], now: Date): void {
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  const windowStart = nowSeconds - (nowSeconds % WINDOW_SECONDS);
+  inWriteTransaction(db, () => {
+    const count = db.prepare<[string, string, number], { count: number }>(
+      'SELECT count FROM rate_windows WHERE token_id = ? AND bucket = ? AND window_start = ?',
+    );
+    for (const bucket of buckets) {
+      const used = count.get(tokenId, bucket, windowStart)?.count ?? 0;
+      if (used >= RATE_LIMITS[bucket]) {
+        const retryAfter = Math.max(1, windowStart + WINDOW_SECONDS - nowSeconds);
+        throw new ApiError('rate_limited',
+          `Rate limit of ${RATE_LIMITS[bucket]} requests per minute reached; retry in ${retryAfter} s.`,
+          { retry_after_seconds: retryAfter });
+      }
+    }
+    const increment = db.prepare(`INSERT INTO rate_windows (token_id, bucket, window_start, count) VALUES (?, ?, ?, 1)
+                                  ON CONFLICT DO UPDATE SET count = count + 1`);
+    for (const bucket of buckets) increment.run(tokenId, bucket, windowStart);
+    db.prepare('DELETE FROM rate_windows WHERE token_id = ? AND window_start < ?').run(tokenId, windowStart);
+  });
+}
+
+export type VolumeUnit = 'rows' | 'documents';
+
+const capOf = (terms: PlanTerms, unit: VolumeUnit) => (unit === 'rows' ? terms.dailyRows : terms.dailyDocuments);
+
+function usedToday(db: StateDb, organizationId: string, unit: VolumeUnit, now: Date): number {
+  return db.prepare<[string, string, string], { amount: number }>(
+    'SELECT amount FROM daily_counters WHERE organization_id = ? AND day = ? AND unit = ?',
+  ).get(organizationId, berlinDay(now), unit)?.amount ?? 0;
+}
+
+/** 429 volume_cap when the organization's daily cap for `unit` is used up. */
+export function assertVolumeLeft(
+  db: StateDb, organization: Organization, terms: Record<Plan, PlanTerms>, unit: VolumeUnit, now: Date,
+): void {
+  const cap = capOf(terms[organization.plan], unit);
+  if (usedToday(db, organization.id, unit, now) < cap) return;
+  throw new ApiError('volume_cap', `The organization's daily cap of ${cap} ${unit} is reached; it resets at midnight Europe/Berlin.`, {
+    unit, cap, resets_at: nextBerlinMidnight(now),
+  });
+}
+
+/** Adds served volume; call inside the charging transaction. */
+export function addVolume(db: StateDb, organizationId: string, unit: VolumeUnit, amount: number, now: Date): void {
+  if (amount <= 0) return;
+  db.prepare(`INSERT INTO daily_counters (organization_id, day, unit, amount) VALUES (?, ?, ?, ?)
+              ON CONFLICT DO UPDATE SET amount = amount + excluded.amount`)
+    .run(organizationId, berlinDay(now), unit, amount);
+}

@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { type StateDb, inWriteTransaction } from './state-db.ts';
+import { type Plan, STARTER_CREDITS } from './plans.ts';
+import { utcMonth } from './time.ts';
+
+export interface Organization {
+  id: string;
+  name: string;
+  plan: Plan;
+  require_two_factor: boolean;
+  created_at: string;
+}
+
+export interface User {
+  id: string;
+  organization_id: string;
+  name: string;
+  email: string | null;
+  verified: boolean;
+  two_factor_enabled: boolean;
+  created_at: string;
+}
+
+interface OrganizationRow { id: string; name: string; plan: Plan; require_two_factor: number; created_at: string }
+interface UserRow {
+  id: string; organization_id: string; name: string; email: string | null;
+  verified_at: string | null; two_factor_enabled: number; created_at: string;
+}
+
+const toOrganization = (row: OrganizationRow): Organization => ({ ...row, require_two_factor: row.require_two_factor === 1 });
+const toUser = ({ verified_at, two_factor_enabled, ...rest }: UserRow): User => ({
+  ...rest,
+  verified: verified_at !== null,
+  two_factor_enabled: two_factor_enabled === 1,
+});
+
+export function getOrganization(db: StateDb, id: string): Organization | undefined {
+  const row = db.prepare<[string], OrganizationRow>(
+    'SELECT id, name, plan, require_two_factor, created_at FROM organizations WHERE id = ? AND deleted_at IS NULL',
+  ).get(id);
+  return row && toOrganization(row);
+}
+
+export function getUser(db: StateDb, id: string): User | undefined {
+  const row = db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?').get(id);
+  return row && toUser(row);
+}
+
+export function listUsers(db: StateDb, organizationId: string): User[] {
+  return db.prepare<[string], UserRow>('SELECT * FROM users WHERE organization_id = ? ORDER BY created_at, id')
+    .all(organizationId).map(toUser);
+}
+
+/**
+ * Creates an organization with its first user, verified (so the organization receives the starter credits).
+ *
+ * @example createOrganization(db, { name: 'Kanzlei Muster', plan: 'starter' }, new Date())
+ */
+export function createOrganization(
+  db: StateDb,
+  input: { name: string; plan?: Plan; requireTwoFactor?: boolean; userName?: string; email?: string },
+  now: Date,
+): { organization: Organization; user: User } {
+  return inWriteTransaction(db, () => {
+    const id = randomUUID();
+    db.prepare('INSERT INTO organizations (id, name, plan, require_two_factor, created_at) VALUES (?, ?, ?, ?, ?)')
+      .run(id, input.name, input.plan ?? 'free', input.requireTwoFactor ? 1 : 0, now.toISOString());
+    const user = createUser(db, { organizationId: id, name: input.userName ?? 'owner', email: input.email }, now);
+    verifyUser(db, user.id, now);
+    return { organization: getOrganization(db, id)!, user: getUser(db, user.id)! };
+  });
+}
+
+/** Soft-deletes an organization: its tokens are refused from then on (401). */
+export function deleteOrganization(db: StateDb, id: string, now: Date): boolean {
+  return db.prepare('UPDATE organizations SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL')
+    .run(now.toISOString(), id).changes === 1;
+}
+
+export function createUser(
+  db: StateDb,
+  input: { organizationId: string; name: string; email?: string },
+  now: Date,
+): User {
+  if (!getOrganization(db, input.organizationId)) throw new Error(`No organization ${input.organizationId}.`);
+  const id = randomUUID();
+  db.prepare('INSERT INTO users (id, organization_id, name, email, created_at) VALUES (?, ?, ?, ?, ?)')
+    .run(id, input.organizationId, input.name, input.email ?? null, now.toISOString());
+  return getUser(db, id)!;
+}
+
+/** Verifies a user; the first verification grants the organization the starter credits, once. */
+export function verifyUser(db: StateDb, userId: string, now: Date): User {
+  return inWriteTransaction(db, () => {
+    const user = getUser(db, userId);
+    if (!user) throw new Error(`No user ${userId}.`);
+    if (user.verified) return user;
+    db.prepare('UPDATE users SET verified_at = ? WHERE id = ?').run(now.toISOString(), userId);
+    db.prepare(`INSERT INTO ledger (organization_id, at, month, kind, bonus_delta, note)
+                VALUES (?, ?, ?, 'starter', ?, ?)`)
+      .run(user.organization_id, now.toISOString(), utcMonth(now), STARTER_CREDITS, `starter credits for user ${userId}`);
+    return getUser(db, userId)!;
+  });
+}
+
+export function setTwoFactor(db: StateDb, userId: string, enabled: boolean): User {
+  const changed = db.prepare('UPDATE users SET two_factor_enabled = ? WHERE id = ?').run(enabled ? 1 : 0, userId).changes;
+  if (changed === 0) throw new Error(`No user ${userId}.`);
+  return getUser(db, userId)!;
+}

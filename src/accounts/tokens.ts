@@ -1,0 +1,115 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { ApiError, unauthenticated } from '../errors.ts';
+import type { StateDb } from './state-db.ts';
+import { type Organization, type User, getOrganization, getUser, listUsers } from './organizations.ts';
+
+export const ABILITIES = ['search', 'read', 'graph', 'datapackage', 'citation-check'] as const;
+export type Ability = (typeof ABILITIES)[number];
+
+export const MAX_TOKEN_DAYS = 365;
+
+/** A token as shown to its owner once: `jl_<16 hex id>_<43 base64url secret>`. */
+const TOKEN_PATTERN = /^jl_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
+
+export interface TokenRecord {
+  id: string;
+  organization_id: string | null;
+  user_id: string | null;
+  abilities: Ability[];
+  name: string | null;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+interface TokenRow extends Omit<TokenRecord, 'abilities'> { abilities: string; secret_sha256: Buffer }
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest();
+
+function toRecord({ secret_sha256: _hash, abilities, ...rest }: TokenRow): TokenRecord {
+  return { ...rest, abilities: abilities.split(',').filter(Boolean) as Ability[] };
+}
+
+/** Parses `all` or a comma-separated list; throws on an unknown ability. */
+export function parseAbilities(list: string): Ability[] {
+  if (list.trim() === 'all') return [...ABILITIES];
+  const names = list.split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !(ABILITIES as readonly string[]).includes(name));
+  if (unknown.length || names.length === 0) {
+    throw new Error(`Unknown abilities: ${unknown.join(', ') || '(none given)'}; choose from ${ABILITIES.join(', ')} or all.`);
+  }
+  return [...new Set(names)] as Ability[];
+}
+
+/**
+ * Creates a token acting for an organization, as its user (default: the organization's first user). The plain token
+ * is returned once and never stored: the database keeps only the SHA-256 of its secret.
+ *
+ * @example const { token } = createToken(db, { organizationId, abilities: ['read'] }, new Date());
+ */
+export function createToken(
+  db: StateDb,
+  input: { organizationId: string; userId?: string; abilities: Ability[]; days?: number; name?: string },
+  now: Date,
+): { token: string; record: TokenRecord } {
+  const organization = getOrganization(db, input.organizationId);
+  if (!organization) throw new Error(`No organization ${input.organizationId}.`);
+  const userId = input.userId ?? listUsers(db, organization.id)[0]?.id;
+  const user = userId ? getUser(db, userId) : undefined;
+  if (!user || user.organization_id !== organization.id) {
+    throw new Error(`No user ${userId ?? '(none)'} in organization ${organization.id}.`);
+  }
+  const days = input.days ?? MAX_TOKEN_DAYS;
+  if (!Number.isInteger(days) || days < 1 || days > MAX_TOKEN_DAYS) {
+    throw new Error(`A token lives 1 to ${MAX_TOKEN_DAYS} days, not ${days}.`);
+  }
+  const id = randomBytes(8).toString('hex');
+  const secret = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(now.getTime() + days * 86_400_000).toISOString();
+  db.prepare(`INSERT INTO tokens (id, organization_id, user_id, secret_sha256, abilities, name, created_at, expires_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+    .run(id, organization.id, user.id, sha256(secret), input.abilities.join(','), input.name ?? null,
+      now.toISOString(), expiresAt);
+  return { token: `jl_${id}_${secret}`, record: getToken(db, id)! };
+}
+
+export function getToken(db: StateDb, id: string): TokenRecord | undefined {
+  const row = db.prepare<[string], TokenRow>('SELECT * FROM tokens WHERE id = ?').get(id);
+  return row && toRecord(row);
+}
+
+export function revokeToken(db: StateDb, id: string, now: Date): boolean {
+  return db.prepare('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
+    .run(now.toISOString(), id).changes === 1;
+}
+
+export interface Caller {
+  token: TokenRecord;
+  organization: Organization;
+  user: User | undefined;
+}
+
+/** A fixed hash to compare against when the token id is unknown, so that miss and mismatch cost the same. */
+const DECOY_HASH = sha256(randomUUID());
+
+/**
+ * Turns an Authorization header into the caller: 401 for a missing, malformed, unknown, revoked or expired token or a
+ * deleted organization; 409 for a token that predates organization binding.
+ */
+export function authenticate(db: StateDb, authorization: string | undefined | null, now: Date): Caller {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  const parts = match && TOKEN_PATTERN.exec(match[1]);
+  if (!parts) throw unauthenticated();
+  const row = db.prepare<[string], TokenRow>('SELECT * FROM tokens WHERE id = ?').get(parts[1]);
+  const matches = timingSafeEqual(sha256(parts[2]), row?.secret_sha256 ?? DECOY_HASH);
+  if (!row || !matches) throw unauthenticated();
+  if (row.revoked_at) throw unauthenticated('This token has been revoked.');
+  if (row.expires_at <= now.toISOString()) throw unauthenticated('This token has expired.');
+  if (row.organization_id === null) {
+    throw new ApiError('token_org_missing',
+      'This token was created before tokens named an organization; create a new token.');
+  }
+  const organization = getOrganization(db, row.organization_id);
+  if (!organization) throw unauthenticated();
+  return { token: toRecord(row), organization, user: row.user_id ? getUser(db, row.user_id) : undefined };
+}

@@ -1,0 +1,76 @@
+import { H3, getRouterParams, type H3Event } from 'h3';
+import { API_BASE } from '../config.ts';
+import { ApiError } from '../errors.ts';
+import { OPERATIONS } from '../operations/index.ts';
+import type { Operation, Services } from '../operations/operation.ts';
+import { execute } from '../operations/execute.ts';
+import { jsonBodyArguments, queryArguments } from './arguments.ts';
+import { jsonResponse, problemResponse } from './responses.ts';
+import { openApiDocument } from './openapi.ts';
+
+/** `/decisions/{id}` → `/decisions/:id` (the router's syntax). */
+const routePath = (path: string) => API_BASE + path.replace(/\{(\w+)\}/g, ':$1');
+
+/** Path, query and body arguments merged into one object, as an MCP tool receives them. Path wins over body. */
+async function collectArguments(operation: Operation, event: H3Event): Promise<Record<string, unknown>> {
+  const path = getRouterParams(event, { decode: true });
+  const query = queryArguments(operation, event.url.searchParams);
+  if (operation.method === 'GET') return { ...query, ...path };
+  if (operation.files) throw new ApiError('backend_unavailable', 'File uploads are not available in this release yet.');
+  return { ...(await jsonBodyArguments(event.req)), ...path };
+}
+
+function operationHandler(operation: Operation, services: Services) {
+  const headers: Record<string, string> = operation.deprecation
+    ? { deprecation: operation.deprecation.deprecation, sunset: operation.deprecation.sunset }
+    : {};
+  return async (event: H3Event) => {
+    try {
+      const authorization = event.req.headers.get('authorization');
+      // Arguments are read only after authentication, so an anonymous caller cannot make the server read a body.
+      const answer = await execute(operation, { authorization, args: () => collectArguments(operation, event) }, services);
+      return jsonResponse(services.config, answer.status, answer.body, headers);
+    } catch (error) {
+      return problemResponse(error, services.config, headers);
+    }
+  };
+}
+
+/** Which methods the operations serve at a concrete path (for 405 and its Allow header). */
+function methodsAt(pathname: string): string[] {
+  return OPERATIONS.filter((operation) => {
+    const pattern = new RegExp(`^${routePath(operation.path).replace(/:\w+/g, '[^/]+')}$`);
+    return pattern.test(pathname);
+  }).map((operation) => operation.method);
+}
+
+/**
+ * The HTTP edge: one route per operation under /api/v1, generated from the registry, plus the OpenAPI document.
+ * Every answer, success or problem, carries X-Service-Api-Release; unknown routes and wrong methods are problems too.
+ *
+ * @example const app = createApp(services); createServer(toNodeHandler(app)).listen(8080);
+ */
+export function createApp(services: Services): H3 {
+  const { config } = services;
+  const app = new H3({
+    // Errors raised by h3 itself (a malformed URL, say) become problems as well.
+    onError: (error) => problemResponse(error.status === 400
+      ? new ApiError('validation_failed', 'The request could not be read.', { errors: { request: [error.message] } })
+      : error.cause ?? error, config),
+  });
+  // 1. The OpenAPI document: public, free.
+  const openapi = openApiDocument(OPERATIONS, config);
+  app.get(`${API_BASE}/openapi.json`, () => jsonResponse(config, 200, openapi));
+  // 2. One route per operation.
+  for (const operation of OPERATIONS) app.on(operation.method, routePath(operation.path), operationHandler(operation, services));
+  // 3. Everything else: 405 where the path exists with another method, 404 otherwise.
+  app.all('/**', (event) => {
+    const allowed = methodsAt(event.url.pathname);
+    if (allowed.length) {
+      return problemResponse(new ApiError('method_not_allowed',
+        `${event.req.method} is not allowed here; use ${allowed.join(', ')}.`), config, { allow: allowed.join(', ') });
+    }
+    return problemResponse(new ApiError('not_found', `No route ${event.url.pathname}; the API lives under ${API_BASE}.`), config);
+  });
+  return app;
+}

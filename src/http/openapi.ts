@@ -1,0 +1,112 @@
+import { API_BASE, type Config } from '../config.ts';
+import type { Operation } from '../operations/operation.ts';
+import { STATUS_CODES } from 'node:http';
+import { argumentSchema, pathParameters } from './arguments.ts';
+
+const PROBLEM_REF = { $ref: '#/components/schemas/Problem' };
+
+const problemSchema = {
+  type: 'object',
+  required: ['type', 'title', 'status', 'detail', 'code'],
+  properties: {
+    type: { type: 'string', format: 'uri' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    code: { type: 'string' },
+    cost: { type: 'integer', description: '402 only' },
+    balance: { type: 'integer', description: '402 only' },
+    required_ability: { type: 'string', description: '403 token_ability_missing only' },
+    errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } }, description: '422 only' },
+    retry_after_seconds: { type: 'integer', description: '429' },
+    unit: { type: 'string', enum: ['rows', 'documents'], description: '429 volume_cap' },
+    cap: { type: 'integer', description: '429 volume_cap' },
+    resets_at: { type: 'string', format: 'date-time', description: '429 volume_cap' },
+  },
+};
+
+const envelopeSchema = {
+  type: 'object',
+  required: ['api_version', 'changelog_url', 'credits'],
+  properties: {
+    api_version: { type: 'string' },
+    changelog_url: { type: 'string', format: 'uri' },
+    credits: {
+      type: 'object',
+      required: ['metered', 'cost', 'credits_remaining'],
+      properties: { metered: { type: 'boolean' }, cost: { type: 'integer' }, credits_remaining: { type: 'integer' } },
+    },
+  },
+  additionalProperties: true,
+};
+
+function operationObject(operation: Operation) {
+  const { properties, required } = argumentSchema(operation);
+  const inPath = pathParameters(operation.path);
+  const parameter = (name: string, location: 'path' | 'query') => {
+    const { description, ...schema } = properties[name] ?? { type: 'string' };
+    return { name, in: location, required: location === 'path' || required.includes(name), description, schema };
+  };
+  const bodyNames = Object.keys(properties).filter((name) => !inPath.includes(name));
+  const parameters = [
+    ...inPath.map((name) => parameter(name, 'path')),
+    ...(operation.method === 'GET' ? bodyNames.map((name) => parameter(name, 'query')) : []),
+  ];
+  const bodySchema = {
+    type: 'object',
+    properties: Object.fromEntries(bodyNames.map((name) => [name, operation.files?.includes(name)
+      ? { type: 'string', format: 'binary', description: properties[name]?.description }
+      : properties[name]])),
+    required: required.filter((name) => bodyNames.includes(name)),
+  };
+  const requestBody = operation.method === 'POST'
+    ? { required: true, content: { [operation.files ? 'multipart/form-data' : 'application/json']: { schema: bodySchema } } }
+    : undefined;
+  const success = String(operation.status ?? 200);
+  return {
+    operationId: operation.name,
+    summary: operation.summary,
+    description: `${operation.description}\n\nAbility: \`${operation.ability}\`. MCP tool: \`${operation.name}\`.`,
+    'x-ability': operation.ability,
+    parameters,
+    ...(requestBody ? { requestBody } : {}),
+    ...(operation.deprecation ? { deprecated: true } : {}),
+    responses: {
+      [success]: {
+        description: STATUS_CODES[Number(success)],
+        headers: { 'X-Service-Api-Release': { schema: { type: 'string' } } },
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } },
+      },
+      ...Object.fromEntries(operation.errors.map((status) => [String(status), {
+        description: STATUS_CODES[status],
+        content: { 'application/problem+json': { schema: PROBLEM_REF } },
+      }])),
+    },
+  };
+}
+
+/**
+ * The OpenAPI 3.0 document, generated from the operations registry: one path per operation, argument schemas from
+ * the same valibot schemas that validate requests, bearer security everywhere.
+ */
+export function openApiDocument(operations: readonly Operation[], config: Config): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const operation of operations) {
+    (paths[operation.path] ??= {})[operation.method.toLowerCase()] = operationObject(operation);
+  }
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'juralite API',
+      version: config.release,
+      description: 'Legal research over German court decisions and German, EU and international statutes.',
+    },
+    servers: [{ url: API_BASE }],
+    security: [{ bearer: [] }],
+    paths,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      schemas: { Problem: problemSchema, Envelope: envelopeSchema },
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { STATUS_CODES } from 'node:http';
+import { ApiError } from '../errors.ts';
+import type { Config } from '../config.ts';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
+
+/** Statuses whose problems state that nothing was charged (the contract: all but 401, 409 and 422). */
+const CHARGE_NOT_APPLICABLE = new Set([401, 405, 409, 422]);
+
+/** Headers every answer carries. */
+export function baseHeaders(config: Config, contentType: string, extra: Record<string, string> = {}): Headers {
+  return new Headers({ 'content-type': contentType, 'x-service-api-release': config.release, ...extra });
+}
+
+export function jsonResponse(config: Config, status: number, body: unknown, extra: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: baseHeaders(config, JSON_TYPE, extra) });
+}
+
+/** The RFC 9457 problem body of an error. */
+export function problemBody(error: ApiError, config: Config): Record<string, unknown> {
+  const charged = CHARGE_NOT_APPLICABLE.has(error.status) ? '' : ' Nothing was charged.';
+  return {
+    type: `${config.docsUrl}/api/errors#${error.code}`,
+    title: STATUS_CODES[error.status] ?? 'Error',
+    status: error.status,
+    detail: `${error.message}${charged}`,
+    code: error.code,
+    ...error.extras,
+  };
+}
+
+/** Any error as a problem+json response; what is not an ApiError is logged and served as 503. */
+export function problemResponse(error: unknown, config: Config, extra: Record<string, string> = {}): Response {
+  const apiError = error instanceof ApiError
+    ? error
+    : (console.error('juralite: unexpected error at the HTTP edge:', error),
+      new ApiError('backend_unavailable', 'The backend could not complete the call; retry in a few seconds.'));
+  const headers = baseHeaders(config, PROBLEM_TYPE, extra);
+  if (apiError.extras.retry_after_seconds !== undefined) headers.set('retry-after', String(apiError.extras.retry_after_seconds));
+  return new Response(JSON.stringify(problemBody(apiError, config)), { status: apiError.status, headers });
+}

@@ -1,0 +1,29 @@
+import * as v from 'valibot';
+import { notYetAvailable } from '../errors.ts';
+import { defineOperation } from './operation.ts';
+import { decisionRef, int } from './schemas.ts';
+
+export default defineOperation({
+  name: 'create_datapackage',
+  summary: 'Assemble up to ten decisions in one answer',
+  description: 'Excerpts (about 700 characters) or full texts of 1 to 10 decisions, in the order given, optionally with '
+    + 'their outgoing citation edges; a response budget drops decisions from the end and says so.',
+  method: 'POST',
+  path: '/datapackages',
+  ability: 'datapackage',
+  heavy: true,
+  errors: [401, 402, 403, 409, 422, 429, 503],
+  args: v.object({
+    ids: v.pipe(v.array(decisionRef, 'must be an array of decision ids'),
+      v.minLength(1, 'must hold 1 to 10 decision ids'), v.maxLength(10, 'must hold 1 to 10 decision ids')),
+    include_citations: v.optional(v.boolean('must be true or false'), true),
+    full_text: v.optional(v.boolean('must be true or false'), false),
+    max_chars: v.optional(int(500, 200_000), 60_000),
+  }),
+  price: () => 5,
+  volume: { unit: 'documents', applies: (args) => args.full_text,
+    amount: (result: { decisions?: unknown[] }) => result.decisions?.length ?? 0 },
+  handler: () => {
+    throw notYetAvailable('Datapackages');
+  },
+});

@@ -1,0 +1,168 @@
+import { createHash } from 'node:crypto';
+import * as v from 'valibot';
+import { ApiError, backendUnavailable, validationFailed } from '../errors.ts';
+import { authenticate, type Caller } from '../accounts/tokens.ts';
+import { takeRateSlot, assertVolumeLeft, addVolume, type RateBucket } from '../accounts/limits.ts';
+import { alreadyPaid, balanceOf, chargeInTransaction } from '../accounts/ledger.ts';
+import { inWriteTransaction, type StateDb } from '../accounts/state-db.ts';
+import type { Operation, OperationContext, Services } from './operation.ts';
+
+export interface Credits {
+  metered: boolean;
+  cost: number;
+  credits_remaining: number;
+}
+
+/** A successful answer: the operation's result with the envelope. */
+export interface Answer {
+  status: number;
+  body: Record<string, unknown> & { api_version: string; changelog_url: string; credits: Credits };
+}
+
+/** Stable JSON: object keys sorted, so equal arguments give equal keys whatever their order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, item]) => item !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** valibot issues to the 422 `errors` object, keyed by the top-level argument name. */
+export function issuesToErrors(issues: readonly v.BaseIssue<unknown>[]): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const issue of issues) {
+    const key = issue.path?.[0]?.key;
+    const name = typeof key === 'string' ? key : 'arguments';
+    (errors[name] ??= []).push(issue.message);
+  }
+  return errors;
+}
+
+/** Validates raw arguments against the operation's schema: the normalized arguments, or 422. */
+export function parseArgs<TArgs>(operation: Operation<TArgs>, raw: unknown): TArgs {
+  const parsed = v.safeParse(operation.args, raw ?? {});
+  if (!parsed.success) throw validationFailed(issuesToErrors(parsed.issues));
+  return parsed.output;
+}
+
+function assertAllowed(operation: Operation, caller: Caller): void {
+  if (caller.organization.require_two_factor && !caller.user?.two_factor_enabled) {
+    throw new ApiError('two_factor_required',
+      'The organization requires two-factor sign-in of all members; set it up for the token\'s user.');
+  }
+  if (!caller.token.abilities.includes(operation.ability)) {
+    throw new ApiError('token_ability_missing', `This token lacks the ability "${operation.ability}".`, {
+      required_ability: operation.ability,
+    });
+  }
+}
+
+function insufficientCredits(cost: number, balance: number): ApiError {
+  return new ApiError('insufficient_credits', `This call costs ${cost} credits; the organization has ${balance} left this month.`, {
+    cost, balance,
+  });
+}
+
+/** Runs the handler; anything but an ApiError becomes 503, nothing charged. */
+async function runHandler<TArgs, TResult extends object>(
+  operation: Operation<TArgs, TResult>, args: TArgs, ctx: OperationContext,
+): Promise<TResult> {
+  try {
+    return await operation.handler(args, ctx);
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    console.error(`juralite: ${operation.name} failed:`, error);
+    throw backendUnavailable('The backend could not complete the call; retry in a few seconds.');
+  }
+}
+
+function createContext(services: Services, caller: Caller | null, now: Date): OperationContext & { commits: ((state: StateDb) => void)[] } {
+  const commits: ((state: StateDb) => void)[] = [];
+  return { services, caller, now, commits, onCommit: (write) => commits.push(write) };
+}
+
+/**
+ * The one path every metered call takes, over REST and MCP alike. Refusals come in the contract's order and none of
+ * them executes or charges anything:
+ * 401 → 409 → 403 two-factor → 403 ability → 429 rate → 422 → 402 → 429 volume cap.
+ * Then the handler runs, and the charge, the paid-result record, the volume and the handler's own writes commit in
+ * one transaction (re-checking the balance, so concurrent calls can never overdraw).
+ */
+export async function execute<TArgs, TResult extends object>(
+  operation: Operation<TArgs, TResult>,
+  request: { authorization: string | null | undefined; args: unknown | (() => Promise<unknown>) },
+  services: Services,
+): Promise<Answer> {
+  const { state, config } = services;
+  const now = services.clock();
+  // 1. Who is calling, and may they call this?
+  const caller = authenticate(state, request.authorization, now);
+  assertAllowed(operation, caller);
+  // 2. Rate limits.
+  const buckets: RateBucket[] = operation.heavy ? ['all', 'heavy'] : ['all'];
+  try {
+    takeRateSlot(state, caller.token.id, buckets, now);
+  } catch (error) {
+    throw error instanceof ApiError ? error : stateUnavailable(error);
+  }
+  // 3. Arguments (read lazily: a refused caller never makes the server read a request body).
+  const raw = typeof request.args === 'function' ? await (request.args as () => Promise<unknown>)() : request.args;
+  const args = parseArgs(operation, raw);
+  const ctx = createContext(services, caller, now);
+  // 4. Price, balance and daily cap, before anything runs.
+  const cost = operation.price(args, ctx);
+  const resultKey = sha256Hex(operation.resultKey?.(args, ctx) ?? canonicalJson(args));
+  const organization = caller.organization;
+  if (cost > 0 && !alreadyPaid(state, organization.id, operation.name, resultKey, now)) {
+    const balance = balanceOf(state, organization, config.plans, now);
+    if (balance.total < cost) throw insufficientCredits(cost, balance.total);
+  }
+  const volume = operation.volume && (operation.volume.applies?.(args) ?? true) ? operation.volume : undefined;
+  if (volume) assertVolumeLeft(state, organization, config.plans, volume.unit, now);
+  // 5. The work.
+  const result = await runHandler(operation, args, ctx);
+  // 6. Charge and commit, all or nothing.
+  const credits = commitCharge(state, () => {
+    const outcome = chargeInTransaction(state, organization, config.plans,
+      { operation: operation.name, resultKey, cost }, now);
+    if (!outcome.charged) throw insufficientCredits(outcome.cost, outcome.balance.total);
+    if (volume) addVolume(state, organization.id, volume.unit, volume.amount(result, args), now);
+    for (const write of ctx.commits) write(state);
+    return { metered: true, cost: outcome.cost, credits_remaining: outcome.balance.total };
+  });
+  return { status: operation.status ?? 200, body: envelope(result, credits, config) };
+}
+
+/**
+ * Runs an operation for local, unmetered use (`juralite check`): validation and handler only, no account.
+ * Writes registered with onCommit are not made.
+ */
+export async function executeUnmetered<TArgs, TResult extends object>(
+  operation: Operation<TArgs, TResult>, rawArgs: unknown, services: Services,
+): Promise<Answer> {
+  const args = parseArgs(operation, rawArgs);
+  const result = await runHandler(operation, args, createContext(services, null, services.clock()));
+  return { status: operation.status ?? 200, body: envelope(result, { metered: false, cost: 0, credits_remaining: 0 }, services.config) };
+}
+
+function envelope(result: object, credits: Credits, config: Services['config']): Answer['body'] {
+  return { ...result, api_version: config.release, changelog_url: config.changelogUrl, credits };
+}
+
+function commitCharge(state: StateDb, work: () => Credits): Credits {
+  try {
+    return inWriteTransaction(state, work);
+  } catch (error) {
+    throw error instanceof ApiError ? error : stateUnavailable(error);
+  }
+}
+
+/** The state database refused a write (disk full, read-only, locked too long): 503, nothing charged. */
+function stateUnavailable(error: unknown): ApiError {
+  console.error('juralite: state database write failed:', error);
+  return backendUnavailable('The service could not record the call; retry in a few seconds.');
+}

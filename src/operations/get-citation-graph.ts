@@ -1,0 +1,32 @@
+import * as v from 'valibot';
+import { notYetAvailable } from '../errors.ts';
+import { defineOperation } from './operation.ts';
+import { courtFilter, decisionRef, int, isoDate } from './schemas.ts';
+
+export const GRAPH_DIRECTIONS = ['outgoing', 'incoming', 'both'] as const;
+
+export default defineOperation({
+  name: 'get_citation_graph',
+  summary: 'The citation graph of a decision',
+  description: 'Decisions this one cites (references) and decisions citing it (referenced_by), at depth 1 or 2, '
+    + 'paged by 25 distinct decisions per direction.',
+  method: 'GET',
+  path: '/decisions/{id}/citations',
+  ability: 'graph',
+  errors: [401, 402, 403, 404, 409, 422, 429, 503],
+  args: v.object({
+    id: decisionRef,
+    direction: v.optional(v.picklist(GRAPH_DIRECTIONS, `must be one of ${GRAPH_DIRECTIONS.join(', ')}`), 'both'),
+    depth: v.optional(int(1, 2), 1),
+    court: v.optional(courtFilter),
+    date: v.optional(isoDate),
+    page: v.optional(int(1, 20), 1),
+  }),
+  // Depth 2 reads up to twice the neighbourhood: twice the price (docs/decisions.md).
+  price: (args) => (args.depth === 2 ? 4 : 2),
+  volume: { unit: 'rows', amount: (result: { references?: unknown[]; referenced_by?: unknown[] }) =>
+    (result.references?.length ?? 0) + (result.referenced_by?.length ?? 0) },
+  handler: () => {
+    throw notYetAvailable('The citation graph');
+  },
+});

@@ -1,0 +1,23 @@
+import * as v from 'valibot';
+import { notYetAvailable } from '../errors.ts';
+import { defineOperation } from './operation.ts';
+import { BRANCHES, int } from './schemas.ts';
+
+export default defineOperation({
+  name: 'get_corpus_coverage',
+  summary: 'What the corpus holds: decisions per branch and court, coverage ranges, laws',
+  description: 'Decision counts per jurisdiction branch (never capped) and per court (busiest first, capped by top), '
+    + 'the coverage ranges against which out_of_coverage verdicts are decided, and the EU and international law held.',
+  method: 'GET',
+  path: '/corpus/coverage',
+  ability: 'read',
+  errors: [401, 403, 409, 422, 429, 503],
+  args: v.object({
+    branch: v.optional(v.picklist(BRANCHES, `must be one of ${BRANCHES.join(', ')}`)),
+    top: v.optional(int(1, 100), 20),
+  }),
+  price: () => 0,
+  handler: () => {
+    throw notYetAvailable('Corpus coverage');
+  },
+});

@@ -1,0 +1,40 @@
+import * as v from 'valibot';
+import { notYetAvailable } from '../errors.ts';
+import { defineOperation } from './operation.ts';
+import { courtFilter, decisionRef, int, isoDate } from './schemas.ts';
+
+export const DECISION_SECTIONS = ['Tenor', 'Leitsatz', 'Tatbestand', 'Gründe'] as const;
+
+export default defineOperation({
+  name: 'get_decision',
+  summary: 'Read a decision, whole or by Randnummer or section',
+  description: 'The text of one decision by UUID, ECLI or Aktenzeichen (court and date disambiguate), whole up to '
+    + 'max_chars, by Randnummer range (whole chunks) or by named section.',
+  method: 'GET',
+  path: '/decisions/{id}',
+  ability: 'read',
+  errors: [401, 402, 403, 404, 409, 422, 429, 503],
+  args: v.pipe(
+    v.object({
+      id: decisionRef,
+      max_chars: v.optional(int(500), 40_000),
+      rn_from: v.optional(int(1)),
+      rn_to: v.optional(int(1)),
+      section: v.optional(v.pipe(v.string(), v.transform((value) => value.trim()),
+        v.check((value) => DECISION_SECTIONS.some((name) => name.toLowerCase() === value.toLowerCase()),
+          `must be one of ${DECISION_SECTIONS.join(', ')}`))),
+      court: v.optional(courtFilter),
+      date: v.optional(isoDate),
+    }),
+    v.forward(v.partialCheck([['rn_from'], ['rn_to']],
+      (input) => input.rn_from === undefined || input.rn_to === undefined || input.rn_to >= input.rn_from,
+      'must be >= rn_from'), ['rn_to']),
+  ),
+  price: () => 1,
+  // A text served from its start (no Randnummer range, no section) counts as a full text against the daily cap.
+  volume: { unit: 'documents', applies: (args) => args.rn_from === undefined && args.rn_to === undefined && !args.section,
+    amount: () => 1 },
+  handler: () => {
+    throw notYetAvailable('Reading decisions');
+  },
+});

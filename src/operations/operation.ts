@@ -1,0 +1,71 @@
+import type * as v from 'valibot';
+import type Database from 'better-sqlite3';
+import type { StateDb } from '../accounts/state-db.ts';
+import type { Ability, Caller } from '../accounts/tokens.ts';
+import type { VolumeUnit } from '../accounts/limits.ts';
+import type { Config } from '../config.ts';
+
+/** What every operation may use: the two databases, the configuration and the clock. */
+export interface Services {
+  state: StateDb;
+  /** The corpus; null when no corpus file is open (operations that need it answer 503). */
+  corpus: Database.Database | null;
+  config: Config;
+  clock: () => Date;
+}
+
+export interface OperationContext {
+  services: Services;
+  /** The authenticated caller; null for unmetered local use (`juralite check`). */
+  caller: Caller | null;
+  now: Date;
+  /** Registers a write to the state database that commits in the same transaction as the charge, or not at all. */
+  onCommit(write: (state: StateDb) => void): void;
+}
+
+/** HTTP statuses besides success that an operation can answer, as the contract lists them per endpoint. */
+export type ErrorStatus = 401 | 402 | 403 | 404 | 409 | 422 | 429 | 503;
+
+/**
+ * One operation of the API, declared once. REST routes, OpenAPI, MCP tools and the CLI are generated from it.
+ *
+ * @example
+ * export default defineOperation({
+ *   name: 'get_corpus_coverage', method: 'GET', path: '/corpus/coverage', ability: 'read',
+ *   args: v.object({ top: v.optional(v.number(), 20) }), price: () => 0, errors: [401, 403, 409, 422, 429, 503],
+ *   handler: (args, ctx) => coverage(ctx.services.corpus, args),
+ * });
+ */
+export interface Operation<TArgs = any, TResult extends object = object> {
+  /** The MCP tool name (snake_case). */
+  name: string;
+  summary: string;
+  description: string;
+  method: 'GET' | 'POST';
+  /** Path under /api/v1 with `{param}` placeholders; placeholders are arguments too. */
+  path: string;
+  ability: Ability;
+  /** The arguments (path, query or body), as a valibot object schema with defaults applied on output. */
+  args: v.GenericSchema<unknown, TArgs>;
+  /** Arguments carried as multipart/form-data files instead of JSON (REST only). */
+  files?: string[];
+  /** Counts also against the 10-per-minute limit (datapackages, citation checks, uploads). */
+  heavy?: boolean;
+  /** Success status; 200 unless stated. */
+  status?: 200 | 202;
+  errors: ErrorStatus[];
+  /** Credits this call costs before any free repeat (known before the handler runs). */
+  price(args: TArgs, ctx: OperationContext): number;
+  /** What identifies "the same result" for free repeats within a month; default: the normalized arguments. */
+  resultKey?(args: TArgs, ctx: OperationContext): string;
+  /** The daily cap this operation draws on (where `applies`, default always) and how much a result uses. */
+  volume?: { unit: VolumeUnit; applies?(args: TArgs): boolean; amount(result: TResult, args: TArgs): number };
+  /** Announces the end of the operation (`Deprecation` and `Sunset` headers). */
+  deprecation?: { deprecation: string; sunset: string };
+  handler(args: TArgs, ctx: OperationContext): TResult | Promise<TResult>;
+}
+
+/** Declares an operation; a typed identity, so a declaration reads as one object. */
+export function defineOperation<TArgs, TResult extends object>(operation: Operation<TArgs, TResult>): Operation<TArgs, TResult> {
+  return operation;
+}

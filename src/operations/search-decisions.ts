@@ -1,0 +1,24 @@
+import * as v from 'valibot';
+import { notYetAvailable } from '../errors.ts';
+import { defineOperation } from './operation.ts';
+import { DATES_IN_ORDER, datesInOrder, int, searchFilters } from './schemas.ts';
+
+export default defineOperation({
+  name: 'search_decisions',
+  summary: 'Search court decisions',
+  description: 'Keyword, semantic or hybrid search over decisions with filters on court, branch, document type, cited '
+    + 'norm and date; 20 results a page, up to page 10.',
+  method: 'GET',
+  path: '/decisions/search',
+  ability: 'search',
+  errors: [401, 402, 403, 409, 422, 429, 503],
+  args: v.pipe(
+    v.object({ ...searchFilters, limit: v.optional(int(1, 20), 20), page: v.optional(int(1, 10), 1) }),
+    v.forward(v.partialCheck([['date_from'], ['date_to']], datesInOrder, DATES_IN_ORDER), ['date_to']),
+  ),
+  price: () => 1,
+  volume: { unit: 'rows', amount: (result: { results?: unknown[] }) => result.results?.length ?? 0 },
+  handler: () => {
+    throw notYetAvailable('Search');
+  },
+});

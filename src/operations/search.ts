@@ -1,0 +1,32 @@
+import * as v from 'valibot';
+import { notYetAvailable } from '../errors.ts';
+import { defineOperation } from './operation.ts';
+import { DATES_IN_ORDER, datesInOrder, int, searchFilters } from './schemas.ts';
+
+export const JURISDICTIONS = ['DE', 'EU', 'XI'] as const;
+
+export default defineOperation({
+  name: 'search',
+  summary: 'Search statutes and decisions together',
+  description: 'Combined search: a laws section and a decisions section, each up to limit (default 5, at most 10). '
+    + 'Decision filters act on the decisions section; jurisdiction narrows the laws section only.',
+  method: 'GET',
+  path: '/search',
+  ability: 'search',
+  errors: [401, 402, 403, 409, 422, 429, 503],
+  args: v.pipe(
+    v.object({
+      ...searchFilters,
+      jurisdiction: v.optional(v.picklist(JURISDICTIONS, `must be one of ${JURISDICTIONS.join(', ')}`)),
+      // Hard-capped at 10 server-side: a larger limit narrows to 10 rather than failing.
+      limit: v.optional(v.pipe(int(1), v.transform((value) => Math.min(value, 10))), 5),
+    }),
+    v.forward(v.partialCheck([['date_from'], ['date_to']], datesInOrder, DATES_IN_ORDER), ['date_to']),
+  ),
+  price: () => 1,
+  volume: { unit: 'rows', amount: (result: { sections?: { laws?: unknown[]; decisions?: unknown[] } }) =>
+    (result.sections?.laws?.length ?? 0) + (result.sections?.decisions?.length ?? 0) },
+  handler: () => {
+    throw notYetAvailable('Search');
+  },
+});

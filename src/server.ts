@@ -1,0 +1,56 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { toNodeHandler } from 'h3';
+import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import { existsSync } from 'node:fs';
+import { openState } from './accounts/state-db.ts';
+import { loadConfig, type Config } from './config.ts';
+import { createApp } from './http/app.ts';
+import type { Services } from './operations/operation.ts';
+
+/** Opens an existing corpus read-only (the server never writes it; replacing the file never touches accounts). */
+export function openCorpusReadonly(path: string): Database.Database | null {
+  if (!existsSync(path)) return null;
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  sqliteVec.load(db);
+  return db;
+}
+
+/**
+ * Everything the operations use, opened once.
+ *
+ * @example const services = openServices({ corpusPath: 'data/corpus.db', statePath: 'data/state.db' });
+ */
+export function openServices(options: {
+  corpusPath: string;
+  statePath: string;
+  config?: Config;
+  clock?: () => Date;
+}): Services {
+  return {
+    state: openState(options.statePath),
+    corpus: openCorpusReadonly(options.corpusPath),
+    config: options.config ?? loadConfig(),
+    clock: options.clock ?? (() => new Date()),
+  };
+}
+
+export function closeServices(services: Services): void {
+  services.corpus?.close();
+  services.state.close();
+}
+
+/** Serves the API on host:port (port 0 picks a free one); resolves once listening. */
+export async function listen(services: Services, host: string, port: number): Promise<{ server: Server; url: string }> {
+  const server = createServer(toNodeHandler(createApp(services)));
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return { server, url: `http://${shownHost}:${address.port}` };
+}
