@@ -1,0 +1,41 @@
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openServices, listen, closeServices } from '../server.ts';
+import { createOrganization } from '../accounts/organizations.ts';
+import { ABILITIES, createToken } from '../accounts/tokens.ts';
+import type { StateDb } from '../accounts/state-db.ts';
+
+/**
+ * On the first start against an empty state database: a local organization and an all-abilities token, printed once
+ * and stored in DATA/token.txt (mode 0600) so that the operator can find it again.
+ */
+function bootstrapLocalAccount(state: StateDb, dataDir: string): void {
+  const tokenFile = join(dataDir, 'token.txt');
+  const hasOrganization = state.prepare('SELECT 1 FROM organizations LIMIT 1').get() !== undefined;
+  if (hasOrganization) {
+    if (existsSync(tokenFile)) console.log(`juralite: the local token is in ${tokenFile}`);
+    return;
+  }
+  const now = new Date();
+  const { organization } = createOrganization(state, { name: 'Local organization', plan: 'enterprise' }, now);
+  const { token } = createToken(state, { organizationId: organization.id, abilities: [...ABILITIES], name: 'local' }, now);
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+  chmodSync(tokenFile, 0o600);
+  console.log(`juralite: created a local organization and a token with all abilities (shown once):\n\n  ${token}\n`);
+  console.log(`juralite: the token is stored in ${tokenFile} (mode 0600)`);
+}
+
+export async function serve(options: { corpusPath: string; statePath: string; dataDir: string; host: string; port: number }) {
+  const services = openServices(options);
+  bootstrapLocalAccount(services.state, options.dataDir);
+  if (!services.corpus) console.warn(`juralite: no corpus at ${options.corpusPath}; corpus operations answer 503 until one is there`);
+  const { server, url } = await listen(services, options.host, options.port);
+  console.log(`juralite: serving ${url}/api/v1 (OpenAPI: ${url}/api/v1/openapi.json)`);
+  const stop = () => server.close(() => {
+    closeServices(services);
+    process.exit(0);
+  });
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
