@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { openState } from './accounts/state-db.ts';
 import { loadConfig, type Config } from './config.ts';
 import { createApp } from './http/app.ts';
-import type { Services } from './operations/operation.ts';
+import type { Operation, Services } from './operations/operation.ts';
 
 /** Opens an existing corpus read-only (the server never writes it; replacing the file never touches accounts). */
 export function openCorpusReadonly(path: string): Database.Database | null {
@@ -43,8 +43,10 @@ export function closeServices(services: Services): void {
 }
 
 /** Serves the API on host:port (port 0 picks a free one); resolves once listening. */
-export async function listen(services: Services, host: string, port: number): Promise<{ server: Server; url: string }> {
-  const server = createServer(toNodeHandler(createApp(services)));
+export async function listen(
+  services: Services, host: string, port: number, operations?: readonly Operation[],
+): Promise<{ server: Server; url: string }> {
+  const server = createServer(toNodeHandler(createApp(services, operations)));
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -53,8 +53,9 @@ export function assertVolumeLeft(
 ): void {
   const cap = capOf(terms[organization.plan], unit);
   if (usedToday(db, organization.id, unit, now) < cap) return;
+  const resetsAt = nextBerlinMidnight(now);
   throw new ApiError('volume_cap', `The organization's daily cap of ${cap} ${unit} is reached; it resets at midnight Europe/Berlin.`, {
-    unit, cap, resets_at: nextBerlinMidnight(now),
+    unit, cap, resets_at: resetsAt, retry_after_seconds: Math.max(1, Math.ceil((Date.parse(resetsAt) - now.getTime()) / 1000)),
   });
 }
 

@@ -37,8 +37,8 @@ function operationHandler(operation: Operation, services: Services) {
 }
 
 /** Which methods the operations serve at a concrete path (for 405 and its Allow header). */
-function methodsAt(pathname: string): string[] {
-  return OPERATIONS.filter((operation) => {
+function methodsAt(operations: readonly Operation[], pathname: string): string[] {
+  return operations.filter((operation) => {
     const pattern = new RegExp(`^${routePath(operation.path).replace(/:\w+/g, '[^/]+')}$`);
     return pattern.test(pathname);
   }).map((operation) => operation.method);
@@ -50,7 +50,7 @@ function methodsAt(pathname: string): string[] {
  *
  * @example const app = createApp(services); createServer(toNodeHandler(app)).listen(8080);
  */
-export function createApp(services: Services): H3 {
+export function createApp(services: Services, operations: readonly Operation[] = OPERATIONS): H3 {
   const { config } = services;
   const app = new H3({
     // Errors raised by h3 itself (a malformed URL, say) become problems as well.
@@ -59,13 +59,13 @@ export function createApp(services: Services): H3 {
       : error.cause ?? error, config),
   });
   // 1. The OpenAPI document: public, free.
-  const openapi = openApiDocument(OPERATIONS, config);
+  const openapi = openApiDocument(operations, config);
   app.get(`${API_BASE}/openapi.json`, () => jsonResponse(config, 200, openapi));
   // 2. One route per operation.
-  for (const operation of OPERATIONS) app.on(operation.method, routePath(operation.path), operationHandler(operation, services));
+  for (const operation of operations) app.on(operation.method, routePath(operation.path), operationHandler(operation, services));
   // 3. Everything else: 405 where the path exists with another method, 404 otherwise.
   app.all('/**', (event) => {
-    const allowed = methodsAt(event.url.pathname);
+    const allowed = methodsAt(operations, event.url.pathname);
     if (allowed.length) {
       return problemResponse(new ApiError('method_not_allowed',
         `${event.req.method} is not allowed here; use ${allowed.join(', ')}.`), config, { allow: allowed.join(', ') });

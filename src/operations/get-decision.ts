@@ -1,9 +1,10 @@
 import * as v from 'valibot';
-import { notYetAvailable } from '../errors.ts';
+import { findDecision, requireCorpus } from '../corpus/find-decision.ts';
+import { readDecision } from '../corpus/read-decision.ts';
 import { defineOperation } from './operation.ts';
 import { courtFilter, decisionRef, int, isoDate } from './schemas.ts';
 
-export const DECISION_SECTIONS = ['Tenor', 'Leitsatz', 'Tatbestand', 'Gründe'] as const;
+export const DECISION_SECTIONS = ['Tenor', 'Leitsatz', 'Tatbestand', 'Gründe', 'Entscheidungsgründe'] as const;
 
 export default defineOperation({
   name: 'get_decision',
@@ -34,7 +35,8 @@ export default defineOperation({
   // A text served from its start (no Randnummer range, no section) counts as a full text against the daily cap.
   volume: { unit: 'documents', applies: (args) => args.rn_from === undefined && args.rn_to === undefined && !args.section,
     amount: () => 1 },
-  handler: () => {
-    throw notYetAvailable('Reading decisions');
+  handler: (args, { services }) => {
+    const corpus = requireCorpus(services.corpus);
+    return readDecision(corpus, findDecision(corpus, args.id, args), args);
   },
 });

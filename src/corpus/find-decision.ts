@@ -1,0 +1,75 @@
+import type Database from 'better-sqlite3';
+import { backendUnavailable, notFound, validationFailed } from '../errors.ts';
+
+export interface DecisionRow {
+  id: string;
+  ecli: string | null;
+  court: string;
+  date: string | null;
+  aktenzeichen: string | null;
+  document_type: string | null;
+  title: string | null;
+  full_text: string;
+  text_length: number;
+  has_rn_anchors: number;
+  rn_from: number | null;
+  rn_to: number | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ECLI = /^ECLI:/i;
+
+/** The lookup key of an Aktenzeichen: case-folded, whitespace collapsed (as decision_file_numbers.az_key). */
+export function azKey(aktenzeichen: string): string {
+  return aktenzeichen.normalize('NFC').replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+/** Whether `filter` names the court: equal, or a whole-word prefix of it ("OLG" matches "OLG München"). */
+export function courtMatches(court: string, filter: string): boolean {
+  const wanted = filter.replace(/\s+/g, ' ').trim().toLowerCase();
+  const name = court.toLowerCase();
+  return name === wanted || name.startsWith(`${wanted} `);
+}
+
+const COLUMNS = `d.id, d.ecli, d.court, d.date, d.aktenzeichen, d.document_type, d.title, d.full_text, d.text_length,
+                 d.has_rn_anchors, d.rn_from, d.rn_to`;
+
+/**
+ * Finds the one decision a caller names by UUID, ECLI or Aktenzeichen. `court` and `date` narrow an Aktenzeichen
+ * and are ignored for UUIDs and ECLIs. None: 404. Several: 422 on `id`, naming the candidates.
+ *
+ * @example findDecision(corpus, 'VI ZR 496/18', { court: 'BGH' })
+ */
+export function findDecision(corpus: Database.Database, id: string, narrow: { court?: string; date?: string } = {}): DecisionRow {
+  const ref = id.trim();
+  if (UUID.test(ref)) {
+    const row = corpus.prepare<[string], DecisionRow>(`SELECT ${COLUMNS} FROM decisions d WHERE d.id = ?`).get(ref.toLowerCase());
+    if (!row) throw notFound(`No decision with id ${ref}.`);
+    return row;
+  }
+  if (ECLI.test(ref)) {
+    const row = corpus.prepare<[string], DecisionRow>(`SELECT ${COLUMNS} FROM decisions d WHERE d.ecli = ?`).get(ref.toUpperCase());
+    if (!row) throw notFound(`No decision with ECLI ${ref}.`);
+    return row;
+  }
+  const candidates = corpus.prepare<[string], DecisionRow>(
+    `SELECT DISTINCT ${COLUMNS} FROM decision_file_numbers f JOIN decisions d ON d.id = f.decision_id
+     WHERE f.az_key = ? ORDER BY d.date DESC, d.court`,
+  ).all(azKey(ref)).filter((row) =>
+    (!narrow.court || courtMatches(row.court, narrow.court)) && (!narrow.date || row.date === narrow.date));
+  if (candidates.length === 1) return candidates[0];
+  if (candidates.length === 0) {
+    const narrowed = [narrow.court && `court ${narrow.court}`, narrow.date && `date ${narrow.date}`].filter(Boolean).join(', ');
+    throw notFound(`No decision with Aktenzeichen ${ref}${narrowed ? ` (${narrowed})` : ''}.`);
+  }
+  const named = candidates.slice(0, 10).map((row) => `${row.court}, ${row.date ?? 'undated'} (id ${row.id})`);
+  throw validationFailed({
+    id: [`Aktenzeichen ${ref} is held by ${candidates.length} decisions; pass court and/or date: ${named.join('; ')}`],
+  });
+}
+
+/** The open corpus, or 503 when the server has none (operations that read the corpus call this first). */
+export function requireCorpus(corpus: Database.Database | null): Database.Database {
+  if (!corpus) throw backendUnavailable('No corpus file is open on this server.');
+  return corpus;
+}

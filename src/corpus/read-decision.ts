@@ -1,0 +1,107 @@
+import type Database from 'better-sqlite3';
+import { invalidArgument } from '../errors.ts';
+import { sliceCodePoints } from '../text/code-points.ts';
+import type { DecisionRow } from './find-decision.ts';
+
+export const FORTGELTUNG_NOTE = 'Not checked for continued validity: this decision may have been quashed or superseded, '
+  + 'and the absence of a note is no evidence that it stands.';
+
+/** The Fortgeltung fields every served decision carries (the contract's general rule 8). */
+export const FORTGELTUNG = { fortgeltung_checked: false, fortgeltung_note: FORTGELTUNG_NOTE } as const;
+
+interface Span { start: number; end: number; rn_from: number | null; rn_to: number | null; section: string | null }
+
+export interface ReadRequest {
+  max_chars: number;
+  rn_from?: number;
+  rn_to?: number;
+  section?: string;
+}
+
+/** "Gründe" also finds the Entscheidungsgründe: both name the reasons. */
+const SECTION_SYNONYMS: Record<string, string[]> = { 'gründe': ['gründe', 'entscheidungsgründe'] };
+
+function sectionsOf(corpus: Database.Database, decisionId: string) {
+  return corpus.prepare<[string], { name: string; start_offset: number; end_offset: number }>(
+    'SELECT name, start_offset, end_offset FROM decision_sections WHERE decision_id = ? ORDER BY position',
+  ).all(decisionId);
+}
+
+function sectionSpan(corpus: Database.Database, decision: DecisionRow, wanted: string): Span {
+  const sections = sectionsOf(corpus, decision.id);
+  const names = SECTION_SYNONYMS[wanted.toLowerCase()] ?? [wanted.toLowerCase()];
+  const section = names.map((name) => sections.find((candidate) => candidate.name.toLowerCase() === name)).find(Boolean);
+  if (!section) {
+    throw invalidArgument('section', `this decision has no section ${wanted}; available_sections: ${sections.map((s) => s.name).join(', ') || 'none'}`);
+  }
+  return { start: section.start_offset, end: section.end_offset, rn_from: null, rn_to: null, section: section.name };
+}
+
+/** Whole chunks overlapping [rn_from, rn_to]; an open end runs to the first or last Randnummer. */
+function randnummerSpan(corpus: Database.Database, decision: DecisionRow, from?: number, to?: number): Span {
+  if (!decision.has_rn_anchors) {
+    throw invalidArgument(from !== undefined ? 'rn_from' : 'rn_to', 'this decision has no printed Randnummern (has_rn_anchors is false)');
+  }
+  const chunks = corpus.prepare<[string, number, number], { start_offset: number; end_offset: number; rn_from: number; rn_to: number }>(
+    `SELECT start_offset, end_offset, rn_from, rn_to FROM chunks
+     WHERE decision_id = ? AND rn_from IS NOT NULL AND rn_to >= ? AND rn_from <= ? ORDER BY position`,
+  ).all(decision.id, from ?? 0, to ?? Number.MAX_SAFE_INTEGER);
+  if (chunks.length === 0) {
+    throw invalidArgument(from !== undefined ? 'rn_from' : 'rn_to',
+      `no Randnummer in that range; this decision has Rn. ${decision.rn_from} to ${decision.rn_to}`);
+  }
+  const first = chunks[0];
+  const last = chunks[chunks.length - 1];
+  return { start: first.start_offset, end: last.end_offset, rn_from: first.rn_from, rn_to: last.rn_to, section: null };
+}
+
+/**
+ * A decision as the reading endpoint serves it: whole, by Randnummer range (whole chunks) or by section, cut at
+ * max_chars code points.
+ */
+export function readDecision(corpus: Database.Database, decision: DecisionRow, request: ReadRequest) {
+  const ranged = request.rn_from !== undefined || request.rn_to !== undefined;
+  const span: Span = request.section
+    ? sectionSpan(corpus, decision, request.section)
+    : ranged
+      ? randnummerSpan(corpus, decision, request.rn_from, request.rn_to)
+      : { start: 0, end: decision.text_length, rn_from: decision.rn_from, rn_to: decision.rn_to, section: null };
+  const spanLength = span.end - span.start;
+  const served = Math.min(spanLength, request.max_chars);
+  const fullText = sliceCodePoints(decision.full_text, span.start, span.start + served);
+  const fileNumbers = corpus.prepare<[string], { aktenzeichen: string }>(
+    'SELECT aktenzeichen FROM decision_file_numbers WHERE decision_id = ? ORDER BY position',
+  ).all(decision.id).map((row) => row.aktenzeichen);
+  const metadata = corpus.prepare<[string], { norms: string | null; title: string | null; leitsatz: string | null; chamber: string | null }>(
+    'SELECT norms, title, leitsatz, chamber FROM decisions WHERE id = ?',
+  ).get(decision.id)!;
+  const printed = decision.has_rn_anchors === 1;
+  return {
+    id: decision.id,
+    aktenzeichen: decision.aktenzeichen ?? fileNumbers[0] ?? '',
+    court: decision.court,
+    date: decision.date,
+    jurisdiction: 'DE',
+    metadata: {
+      document_type: decision.document_type ?? 'Sonstige',
+      ecli: decision.ecli,
+      file_numbers: fileNumbers,
+      chamber: metadata.chamber,
+      title: metadata.title,
+      norms: metadata.norms,
+    },
+    ...FORTGELTUNG,
+    full_text: fullText,
+    text_length: decision.text_length,
+    truncated: served < spanLength,
+    rn_source: printed ? 'printed' : 'none',
+    rn_source_note: printed
+      ? 'Randnummern as printed by the court.'
+      : 'The source prints no Randnummern; juralite never invents them.',
+    available_sections: sectionsOf(corpus, decision.id).map((section) => section.name),
+    available_range: { rn_from: decision.rn_from, rn_to: decision.rn_to, rn_source: printed ? 'printed' : 'none' },
+    available_range_scope: 'decision',
+    has_rn_anchors: printed,
+    returned_range: { rn_from: span.rn_from, rn_to: span.rn_to, section: span.section, chars: served },
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * Offsets that leave the process are Unicode code points; JavaScript strings index UTF-16 units. These helpers
+ * convert between the two without building arrays of characters.
+ */
+
+/** The number of code points in a string. */
+export function codePointLength(text: string): number {
+  let length = 0;
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    if (unit >= 0xd800 && unit <= 0xdbff && index + 1 < text.length) {
+      const next = text.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) index++;
+    }
+    length++;
+  }
+  return length;
+}
+
+/** The UTF-16 index of code point offset `offset` (clamped to the string's end). */
+export function utf16Index(text: string, offset: number): number {
+  let index = 0;
+  for (let points = 0; points < offset && index < text.length; points++) {
+    const unit = text.charCodeAt(index);
+    const next = text.charCodeAt(index + 1);
+    index += unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
+  }
+  return index;
+}
+
+/** The substring between code point offsets [start, end). */
+export function sliceCodePoints(text: string, start: number, end?: number): string {
+  const from = utf16Index(text, start);
+  if (end === undefined) return text.slice(from);
+  return text.slice(from, from + utf16Index(text.slice(from), end - start));
+}

@@ -1,0 +1,228 @@
+/**
+ * The refusal chain of the HTTP edge on a real, priced operation (GET /decisions/{id}: 1 credit, ability read,
+ * daily document cap): every error code of the contract with its extra fields and headers, and that no refusal
+ * charges anything.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startApi, type Api } from '../helpers/api.ts';
+import { SMALL } from '../helpers/small-corpus.ts';
+import { revokeToken } from '../../src/accounts/tokens.ts';
+import { deleteOrganization } from '../../src/accounts/organizations.ts';
+import { chargeInTransaction } from '../../src/accounts/ledger.ts';
+import { inWriteTransaction } from '../../src/accounts/state-db.ts';
+import { DEFAULT_PLAN_TERMS } from '../../src/accounts/plans.ts';
+
+const DECISION = `/api/v1/decisions/${SMALL.bgh.id}`;
+let api: Api;
+
+before(async () => {
+  api = await startApi({
+    config: { plans: { ...DEFAULT_PLAN_TERMS, starter: { ...DEFAULT_PLAN_TERMS.starter, dailyDocuments: 2 } } },
+  });
+});
+after(() => api.close());
+
+function assertProblem(reply: { status: number; headers: Headers; body: any }, status: number, code: string) {
+  assert.equal(reply.status, status, JSON.stringify(reply.body));
+  assert.match(reply.headers.get('content-type') ?? '', /^application\/problem\+json/);
+  assert.equal(reply.headers.get('x-service-api-release'), api.services.config.release);
+  assert.equal(reply.body.status, status);
+  assert.equal(reply.body.code, code);
+  assert.equal(reply.body.type, `${api.services.config.docsUrl}/api/errors#${code}`);
+  assert.equal(typeof reply.body.title, 'string');
+  assert.equal(typeof reply.body.detail, 'string');
+  const chargeApplies = ![401, 405, 409, 422].includes(status);
+  assert.equal(/nothing was charged/i.test(reply.body.detail), chargeApplies, reply.body.detail);
+}
+
+test('a successful call carries the envelope and the release header, and costs its price once a month', async () => {
+  const org = api.org({ plan: 'starter' });
+  const token = org.token(['read']);
+  const before = org.balance();
+  const first = await api.call('GET', `${DECISION}?max_chars=900`, { token });
+  assert.equal(first.status, 200);
+  assert.match(first.headers.get('content-type') ?? '', /^application\/json/);
+  assert.equal(first.headers.get('x-service-api-release'), api.services.config.release);
+  assert.equal(first.body.api_version, api.services.config.release);
+  assert.equal(first.body.changelog_url, api.services.config.changelogUrl);
+  assert.deepEqual(first.body.credits, { metered: true, cost: 1, credits_remaining: before - 1 });
+  const repeat = await api.call('GET', `${DECISION}?max_chars=900`, { token });
+  assert.deepEqual(repeat.body.credits, { metered: true, cost: 0, credits_remaining: before - 1 });
+  assert.equal(org.balance(), before - 1);
+});
+
+test('401 unauthenticated: missing, malformed, unknown, revoked and expired tokens, deleted organization', async () => {
+  const org = api.org();
+  const revoked = org.token(['read']);
+  revokeToken(api.services.state, revoked.slice(3, 19), api.now());
+  const expiring = org.token(['read'], 1);
+  const doomed = api.org();
+  const doomedToken = doomed.token(['read']);
+  deleteOrganization(api.services.state, doomed.id, api.now());
+  const unknown = `jl_0123456789abcdef_${'A'.repeat(43)}`;
+  const cases: [string, Record<string, string>][] = [
+    ['no header', {}],
+    ['not bearer', { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` }],
+    ['malformed', { authorization: 'Bearer nonsense' }],
+    ['unknown', { authorization: `Bearer ${unknown}` }],
+    ['wrong secret', { authorization: `Bearer ${org.token(['read']).slice(0, 20)}${'B'.repeat(43)}` }],
+    ['revoked', { authorization: `Bearer ${revoked}` }],
+    ['deleted organization', { authorization: `Bearer ${doomedToken}` }],
+  ];
+  for (const [name, headers] of cases) {
+    const reply = await api.call('GET', DECISION, { headers });
+    assertProblem(reply, 401, 'unauthenticated');
+    assert.ok(name);
+  }
+  const realNow = api.now();
+  api.setNow(new Date(realNow.getTime() + 2 * 86_400_000));
+  try {
+    assertProblem(await api.call('GET', DECISION, { token: expiring }), 401, 'unauthenticated');
+  } finally {
+    api.setNow(realNow);
+  }
+});
+
+test('409 token_org_missing for a token created before tokens named an organization', async () => {
+  const org = api.org();
+  const token = org.token(['read']);
+  api.services.state.prepare('UPDATE tokens SET organization_id = NULL WHERE id = ?').run(token.slice(3, 19));
+  assertProblem(await api.call('GET', DECISION, { token }), 409, 'token_org_missing');
+});
+
+test('403 two_factor_required until the user sets up two-factor sign-in', async () => {
+  const org = api.org({ requireTwoFactor: true });
+  const token = org.token(['read']);
+  const before = org.balance();
+  assertProblem(await api.call('GET', DECISION, { token }), 403, 'two_factor_required');
+  api.services.state.prepare('UPDATE users SET two_factor_enabled = 1 WHERE id = ?').run(org.userId);
+  assert.equal((await api.call('GET', DECISION, { token })).status, 200);
+  assert.equal(org.balance(), before - 1);
+});
+
+test('403 token_ability_missing names the required ability; nothing executed or charged', async () => {
+  const org = api.org();
+  const before = org.balance();
+  const reply = await api.call('GET', DECISION, { token: org.token(['search', 'graph']) });
+  assertProblem(reply, 403, 'token_ability_missing');
+  assert.equal(reply.body.required_ability, 'read');
+  assert.equal(org.balance(), before);
+});
+
+/** Runs `work` with the server clock at second 1 of a minute, so that a fixed one-minute window cannot roll over. */
+async function atStartOfMinute(work: () => Promise<void>) {
+  const real = api.now();
+  api.setNow(new Date(Math.floor(real.getTime() / 60_000) * 60_000 + 1_000));
+  try {
+    await work();
+  } finally {
+    api.setNow(real);
+  }
+}
+
+test('429 rate_limited after 60 calls a minute per token, with retry_after_seconds and Retry-After', () => atStartOfMinute(async () => {
+  const org = api.org();
+  const token = org.token(['read', 'citation-check']);
+  const before = org.balance();
+  // Refusals before validation still count: 60 calls with an invalid argument use the minute up without charge.
+  const replies = await Promise.all(Array.from({ length: 60 }, () => api.call('GET', `${DECISION}?max_chars=1`, { token })));
+  assert.ok(replies.every((reply) => reply.status === 422));
+  const limited = await api.call('GET', DECISION, { token });
+  assertProblem(limited, 429, 'rate_limited');
+  assert.ok(Number.isInteger(limited.body.retry_after_seconds) && limited.body.retry_after_seconds >= 1);
+  assert.equal(limited.headers.get('retry-after'), String(limited.body.retry_after_seconds));
+  assert.equal(org.balance(), before);
+  // Another token of the same organization has its own minute.
+  assert.equal((await api.call('GET', DECISION, { token: org.token(['read']) })).status, 200);
+}));
+
+test('429 rate_limited after 10 heavy calls a minute (citation checks, datapackages, uploads)', () => atStartOfMinute(async () => {
+  const token = api.org().token(['citation-check']);
+  for (let call = 0; call < 10; call++) {
+    const reply = await api.call('POST', '/api/v1/citation-checks', { token, body: {} });
+    assert.equal(reply.status, 422);
+  }
+  const limited = await api.call('POST', '/api/v1/citation-checks', { token, body: {} });
+  assertProblem(limited, 429, 'rate_limited');
+  assert.equal(limited.body.retry_after_seconds, 59);
+}));
+
+test('422 validation_failed keys messages by argument', async () => {
+  const token = api.org().token(['read']);
+  const reply = await api.call('GET', `${DECISION}?max_chars=abc&rn_from=0&date=2020-13-45`, { token });
+  assertProblem(reply, 422, 'validation_failed');
+  assert.deepEqual(Object.keys(reply.body.errors).sort(), ['date', 'max_chars', 'rn_from']);
+  for (const messages of Object.values(reply.body.errors)) assert.ok(Array.isArray(messages) && messages.length > 0);
+  const order = await api.call('GET', `${DECISION}?rn_from=5&rn_to=2`, { token });
+  assertProblem(order, 422, 'validation_failed');
+  assert.deepEqual(Object.keys(order.body.errors), ['rn_to']);
+  const body = await api.call('POST', '/api/v1/datapackages', { token: api.org().token(['datapackage']), body: '{not json' });
+  assertProblem(body, 422, 'validation_failed');
+  assert.deepEqual(Object.keys(body.body.errors), ['body']);
+});
+
+test('402 insufficient_credits states cost and balance; nothing charged', async () => {
+  const org = api.org();
+  const organization = { id: org.id, name: 'x', plan: 'free' as const, require_two_factor: false, created_at: '' };
+  inWriteTransaction(api.services.state, () => chargeInTransaction(api.services.state, organization, api.services.config.plans,
+    { operation: 'test', resultKey: 'spend-all', cost: org.balance() }, api.now()));
+  assert.equal(org.balance(), 0);
+  const reply = await api.call('GET', DECISION, { token: org.token(['read']) });
+  assertProblem(reply, 402, 'insufficient_credits');
+  assert.equal(reply.body.cost, 1);
+  assert.equal(reply.body.balance, 0);
+});
+
+test('404 not_found for an unknown decision; nothing charged', async () => {
+  const org = api.org();
+  const before = org.balance();
+  assertProblem(await api.call('GET', '/api/v1/decisions/00000000-0000-5000-8000-000000000000', { token: org.token(['read']) }),
+    404, 'not_found');
+  assertProblem(await api.call('GET', '/api/v1/decisions/XII%20ZR%201%2F99', { token: org.token(['read']) }), 404, 'not_found');
+  assert.equal(org.balance(), before);
+});
+
+test('429 volume_cap when the daily document cap is reached, with unit, cap and resets_at at Berlin midnight', async () => {
+  const org = api.org({ plan: 'starter' });
+  const token = org.token(['read']);
+  assert.equal((await api.call('GET', `${DECISION}?max_chars=600`, { token })).status, 200);
+  assert.equal((await api.call('GET', `${DECISION}?max_chars=601`, { token })).status, 200);
+  const before = org.balance();
+  const capped = await api.call('GET', `${DECISION}?max_chars=602`, { token });
+  assertProblem(capped, 429, 'volume_cap');
+  assert.equal(capped.body.unit, 'documents');
+  assert.equal(capped.body.cap, 2);
+  assert.equal(capped.headers.get('retry-after'), String(capped.body.retry_after_seconds));
+  assert.ok(capped.body.retry_after_seconds >= 1 && capped.body.retry_after_seconds <= 86_400);
+  assert.match(capped.body.resets_at, /^\d{4}-\d{2}-\d{2}T00:00:00\+0[12]:00$/);
+  assert.ok(Date.parse(capped.body.resets_at) > api.now().getTime());
+  assert.ok(Date.parse(capped.body.resets_at) - api.now().getTime() <= 86_400_000);
+  assert.equal(org.balance(), before);
+  // A Randnummer range is not a full text: it does not draw on the document cap.
+  assert.equal((await api.call('GET', `${DECISION}?rn_from=2&rn_to=3`, { token })).status, 200);
+});
+
+test('503 backend_unavailable when the backend cannot answer; nothing charged', async () => {
+  const bare = await startApi({ corpus: 'none' });
+  try {
+    const org = bare.org();
+    const before = org.balance();
+    const reply = await bare.call('GET', DECISION, { token: org.token(['read']) });
+    assert.equal(reply.status, 503);
+    assert.equal(reply.body.code, 'backend_unavailable');
+    assert.match(reply.body.detail, /nothing was charged/i);
+    assert.equal(reply.headers.get('x-service-api-release'), bare.services.config.release);
+    assert.equal(org.balance(), before);
+  } finally {
+    await bare.close();
+  }
+});
+
+test('unknown routes are 404 problems and wrong methods 405 problems with Allow', async () => {
+  const unknown = await api.call('GET', '/api/v1/nothing-here');
+  assertProblem(unknown, 404, 'not_found');
+  const wrong = await api.call('DELETE', DECISION);
+  assertProblem(wrong, 405, 'method_not_allowed');
+  assert.equal(wrong.headers.get('allow'), 'GET');
+});
