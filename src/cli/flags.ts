@@ -20,8 +20,9 @@ export function parseFlags(argv: string[]): { words: string[]; flags: Flags } {
       flags[name] = true;
       continue;
     }
-    const value = inline ?? argv[++index];
-    if (value === undefined) throw new UsageError(`--${name} needs a value`);
+    const value = inline ?? argv[index + 1];
+    if (value === undefined || (inline === undefined && value.startsWith('--'))) throw new UsageError(`--${name} needs a value`);
+    if (inline === undefined) index++;
     flags[name] = value;
   }
   return { words, flags };

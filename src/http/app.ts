@@ -1,6 +1,6 @@
 import { H3, getRouterParams, type H3Event } from 'h3';
 import { API_BASE } from '../config.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, invalidArgument } from '../errors.ts';
 import { OPERATIONS } from '../operations/index.ts';
 import type { Operation, Services } from '../operations/operation.ts';
 import { execute } from '../operations/execute.ts';
@@ -13,11 +13,22 @@ const routePath = (path: string) => API_BASE + path.replace(/\{(\w+)\}/g, ':$1')
 
 /** Path, query and body arguments merged into one object, as an MCP tool receives them. Path wins over body. */
 async function collectArguments(operation: Operation, event: H3Event): Promise<Record<string, unknown>> {
-  const path = getRouterParams(event, { decode: true });
+  const path = decodePathParameters(getRouterParams(event));
   const query = queryArguments(operation, event.url.searchParams);
   if (operation.method === 'GET') return { ...query, ...path };
   if (operation.files) throw new ApiError('backend_unavailable', 'File uploads are not available in this release yet.');
   return { ...(await jsonBodyArguments(event.req)), ...path };
+}
+
+/** Path parameters fully decoded: an Aktenzeichen arrives as `VI%20ZR%20496%2F18`. */
+function decodePathParameters(params: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(params).map(([name, value]) => {
+    try {
+      return [name, decodeURIComponent(value)];
+    } catch {
+      throw invalidArgument(name, 'is not a valid percent-encoded path segment');
+    }
+  }));
 }
 
 function operationHandler(operation: Operation, services: Services) {

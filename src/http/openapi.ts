@@ -52,12 +52,14 @@ function operationObject(operation: Operation) {
     ...inPath.map((name) => parameter(name, 'path')),
     ...(operation.method === 'GET' ? bodyNames.map((name) => parameter(name, 'query')) : []),
   ];
+  const bodyRequired = required.filter((name) => bodyNames.includes(name));
   const bodySchema = {
     type: 'object',
     properties: Object.fromEntries(bodyNames.map((name) => [name, operation.files?.includes(name)
       ? { type: 'string', format: 'binary', description: properties[name]?.description }
       : properties[name]])),
-    required: required.filter((name) => bodyNames.includes(name)),
+    // OpenAPI 3.0 forbids an empty `required` list.
+    ...(bodyRequired.length ? { required: bodyRequired } : {}),
   };
   const requestBody = operation.method === 'POST'
     ? { required: true, content: { [operation.files ? 'multipart/form-data' : 'application/json']: { schema: bodySchema } } }

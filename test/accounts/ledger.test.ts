@@ -1,0 +1,82 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openState } from '../../src/accounts/state-db.ts';
+import { createOrganization, createUser, verifyUser } from '../../src/accounts/organizations.ts';
+import { balanceOf, chargeInTransaction, grantCredits } from '../../src/accounts/ledger.ts';
+import { inWriteTransaction } from '../../src/accounts/state-db.ts';
+import { DEFAULT_PLAN_TERMS, STARTER_CREDITS } from '../../src/accounts/plans.ts';
+
+const plans = DEFAULT_PLAN_TERMS;
+const at = (iso: string) => new Date(iso);
+
+function setup(plan: 'free' | 'starter', now: Date) {
+  const state = openState(':memory:');
+  const { organization } = createOrganization(state, { name: 'Kanzlei', plan }, now);
+  const charge = (cost: number, resultKey: string, when: Date) =>
+    inWriteTransaction(state, () => chargeInTransaction(state, organization, plans, { operation: 'get_decision', resultKey, cost }, when));
+  const balance = (when: Date) => balanceOf(state, organization, plans, when);
+  return { state, organization, charge, balance };
+}
+
+test('a new organization has its first user\'s starter credits on top of the monthly allotment', () => {
+  const now = at('2026-03-10T12:00:00Z');
+  assert.deepEqual(setup('free', now).balance(now), { monthly: 0, bonus: STARTER_CREDITS, total: STARTER_CREDITS });
+  assert.deepEqual(setup('starter', now).balance(now), { monthly: 500, bonus: 30, total: 530 });
+});
+
+test('each newly verified user brings starter credits once; verifying again brings nothing', () => {
+  const now = at('2026-03-10T12:00:00Z');
+  const { state, organization, balance } = setup('free', now);
+  const user = createUser(state, { organizationId: organization.id, name: 'Referendarin' }, now);
+  assert.equal(balance(now).total, 30);
+  verifyUser(state, user.id, now);
+  verifyUser(state, user.id, now);
+  assert.equal(balance(now).total, 60);
+});
+
+test('charges take the monthly allotment first, then bonus credits', () => {
+  const now = at('2026-03-10T12:00:00Z');
+  const { charge, balance } = setup('starter', now);
+  charge(499, 'a', now);
+  assert.deepEqual(balance(now), { monthly: 1, bonus: 30, total: 31 });
+  charge(5, 'b', now);
+  assert.deepEqual(balance(now), { monthly: 0, bonus: 26, total: 26 });
+});
+
+test('the monthly allotment renews at the start of the UTC month; bonus credits carry over', () => {
+  const { charge, balance } = setup('starter', at('2026-03-31T23:59:00Z'));
+  charge(510, 'a', at('2026-03-31T23:59:00Z'));
+  assert.deepEqual(balance(at('2026-03-31T23:59:59Z')), { monthly: 0, bonus: 20, total: 20 });
+  assert.deepEqual(balance(at('2026-04-01T00:00:00Z')), { monthly: 500, bonus: 20, total: 520 });
+});
+
+test('a result paid this month is free; next month it costs again', () => {
+  const { charge, balance } = setup('starter', at('2026-03-05T00:00:00Z'));
+  assert.equal(charge(3, 'same', at('2026-03-05T00:00:00Z')).cost, 3);
+  assert.equal(charge(3, 'same', at('2026-03-31T23:00:00Z')).cost, 0);
+  assert.equal(charge(3, 'other', at('2026-03-31T23:00:00Z')).cost, 3);
+  assert.equal(balance(at('2026-03-31T23:00:00Z')).total, 530 - 6);
+  assert.equal(charge(3, 'same', at('2026-04-01T00:00:01Z')).cost, 3);
+});
+
+test('a charge above the balance is refused and writes nothing', () => {
+  const now = at('2026-03-10T12:00:00Z');
+  const { state, charge, balance } = setup('free', now);
+  const rows = () => (state.prepare('SELECT count(*) AS n FROM ledger').get() as { n: number }).n;
+  balance(now); // the month's allotment row is written on first use
+  const before = rows();
+  const outcome = charge(31, 'too-much', now);
+  assert.equal(outcome.charged, false);
+  assert.equal(rows(), before);
+  assert.equal(balance(now).total, 30);
+});
+
+test('grants add bonus credits; the ledger refuses updates and deletes', () => {
+  const now = at('2026-03-10T12:00:00Z');
+  const { state, organization, balance } = setup('free', now);
+  grantCredits(state, organization.id, 100, 'goodwill', now);
+  assert.equal(balance(now).total, 130);
+  assert.throws(() => grantCredits(state, organization.id, -5, 'x', now), /positive whole number/);
+  assert.throws(() => state.prepare('UPDATE ledger SET bonus_delta = 1000').run(), /append-only/);
+  assert.throws(() => state.prepare('DELETE FROM ledger').run(), /append-only/);
+});

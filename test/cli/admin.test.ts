@@ -1,0 +1,58 @@
+/** The administration commands, run as a user runs them: bin/juralite in a child process. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const BIN = new URL('../../bin/juralite', import.meta.url).pathname;
+const juralite = (args: string[]) => JSON.parse(execFileSync(process.execPath, [BIN, ...args, '--json'], { encoding: 'utf8' }));
+
+test('org, user, token and credits commands print one JSON object each', () => {
+  const data = mkdtempSync(join(tmpdir(), 'juralite-cli-'));
+  try {
+    const state = ['--state', join(data, 'state.db')];
+    const created = juralite(['org', 'create', '--name', 'Kanzlei Muster', '--plan', 'starter', '--require-2fa', ...state]);
+    assert.equal(created.organization.plan, 'starter');
+    assert.equal(created.organization.require_two_factor, true);
+    assert.equal(created.user.verified, true);
+    const org = created.organization.id;
+    assert.deepEqual(juralite(['credits', 'show', '--org', org, ...state]), { organization_id: org, monthly: 500, bonus: 30, total: 530 });
+    const user = juralite(['user', 'create', '--org', org, '--name', 'Referendar', ...state]).user;
+    assert.equal(juralite(['user', 'verify', '--user', user.id, ...state]).user.verified, true);
+    assert.equal(juralite(['user', 'enable-2fa', '--user', user.id, ...state]).user.two_factor_enabled, true);
+    assert.equal(juralite(['credits', 'grant', '--org', org, '--amount', '70', ...state]).total, 630);
+    const token = juralite(['token', 'create', '--org', org, '--user', user.id, '--abilities', 'read,search', '--days', '30', ...state]);
+    assert.match(token.token, /^jl_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
+    assert.deepEqual(token.abilities, ['read', 'search']);
+    assert.deepEqual(juralite(['token', 'revoke', '--id', token.id, ...state]), { revoked: token.id });
+  } finally {
+    rmSync(data, { recursive: true, force: true });
+  }
+});
+
+test('bad command lines exit non-zero with a message, never a stack trace', () => {
+  const data = mkdtempSync(join(tmpdir(), 'juralite-cli-'));
+  try {
+    const run = (args: string[]) => spawnSync(process.execPath, [BIN, ...args, '--data', data], { encoding: 'utf8' });
+    const cases: [string[], RegExp][] = [
+      [['frobnicate'], /unknown command "frobnicate"/],
+      [['org', 'create'], /--name is required/],
+      [['org', 'create', '--name', 'X', '--plan', 'gold'], /--plan must be one of/],
+      [['token', 'create', '--org', 'nope', '--abilities', 'all'], /No organization nope/],
+      [['credits', 'show', '--org'], /--org needs a value/],
+    ];
+    for (const [args, message] of cases) {
+      const result = run(args);
+      assert.notEqual(result.status, 0, args.join(' '));
+      assert.match(result.stderr, message);
+      assert.doesNotMatch(result.stderr, /\n\s+at /);
+    }
+    const version = run(['--version']);
+    assert.equal(version.status, 0);
+    assert.match(version.stdout.trim(), /^\d+\.\d+\.\d+/);
+  } finally {
+    rmSync(data, { recursive: true, force: true });
+  }
+});
