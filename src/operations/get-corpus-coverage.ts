@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { notYetAvailable } from '../errors.ts';
+import { requireCorpus } from '../corpus/find-decision.ts';
+import { corpusCoverage } from '../corpus/coverage.ts';
 import { defineOperation } from './operation.ts';
 import { BRANCHES, int } from './schemas.ts';
 
@@ -17,7 +18,5 @@ export default defineOperation({
     top: v.optional(int(1, 100), 20),
   }),
   price: () => 0,
-  handler: () => {
-    throw notYetAvailable('Corpus coverage');
-  },
+  handler: (args, { services }) => corpusCoverage(requireCorpus(services.corpus), args),
 });

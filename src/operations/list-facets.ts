@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { notYetAvailable } from '../errors.ts';
+import { requireCorpus } from '../corpus/find-decision.ts';
+import { listFacet } from '../corpus/facets.ts';
 import { defineOperation } from './operation.ts';
 import { text } from './schemas.ts';
 
@@ -25,7 +26,5 @@ export default defineOperation({
       'is required with the field cited_norms'), ['norm']),
   ),
   price: () => 0,
-  handler: () => {
-    throw notYetAvailable('Facets');
-  },
+  handler: (args, { services }) => listFacet(requireCorpus(services.corpus), args),
 });

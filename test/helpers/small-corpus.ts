@@ -51,15 +51,23 @@ function insertDecision(db: Database.Database, row: { id: string; ecli: string |
   ).run(row.id, position, chunk.section, chunk.rn, chunk.rn, chunk.start, chunk.end, chunk.text));
 }
 
-const court = (db: Database.Database, code: string, name: string, branch: string, type: string, level: string) =>
-  db.prepare('INSERT OR IGNORE INTO courts (code, name, branch, court_type, level) VALUES (?, ?, ?, ?, ?)')
-    .run(code, name, branch, type, level);
+const court = (db: Database.Database, code: string, name: string, branch: string, type: string, level: string, founded: number | null = null) =>
+  db.prepare('INSERT OR IGNORE INTO courts (code, name, branch, court_type, level, founding_year, founding_basis) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .run(code, name, branch, type, level, founded, founded ? `established ${founded}` : null);
+
+const law = (db: Database.Database, id: string, abbreviation: string, jurisdiction: string, units: string[]) => {
+  db.prepare(`INSERT INTO laws (id, abbreviation, title, law_type, jurisdiction, text_available) VALUES (?, ?, ?, 'Gesetz', ?, 1)`)
+    .run(id, abbreviation, abbreviation, jurisdiction);
+  units.forEach((number, position) => db.prepare(
+    `INSERT INTO law_units (id, law_id, kind, number, text, position) VALUES (?, ?, '§', ?, '(1) Text.', ?)`,
+  ).run(`${id}-${number}`, id, number, position));
+};
 
 export function buildSmallCorpus(path: string): void {
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.exec(readFileSync(new URL('../../schema/corpus.sql', import.meta.url), 'utf8'));
-  court(db, 'BGH', 'Bundesgerichtshof', 'ordentlich', 'BGH', 'federal');
+  court(db, 'BGH', 'Bundesgerichtshof', 'ordentlich', 'BGH', 'federal', 1950);
   court(db, 'LG Berlin', 'Landgericht Berlin', 'ordentlich', 'LG', 'first_instance_and_regional');
   court(db, 'LG München I', 'Landgericht München I', 'ordentlich', 'LG', 'first_instance_and_regional');
   const long = 'Die Kündigung wegen Eigenbedarfs setzt ein berechtigtes Interesse des Vermieters voraus. '.repeat(8);
@@ -74,5 +82,14 @@ export function buildSmallCorpus(path: string): void {
       { section: 'Gründe', paragraphs: [{ rn: null, text: `Das ${lg.court} hält die Berufung für unbegründet. ${long}` }] },
     ]);
   }
+  const norms = ['§ 573 Abs. 2 Nr. 2 BGB', '§ 573 BGB', '§ 574 BGB', '§ 573 Abs. 3 BGB'];
+  norms.forEach((norm, position) => db.prepare('INSERT INTO decision_norms (decision_id, position, norm, law, unit) VALUES (?, ?, ?, ?, ?)')
+    .run(SMALL.bgh.id, position, norm, 'BGB', norm.split(' ').slice(0, 2).join(' ')));
+  db.prepare(`INSERT INTO decision_norms (decision_id, position, norm, law, unit) VALUES (?, 0, '§ 573 Abs. 2 Nr. 2 BGB', 'BGB', '§ 573')`)
+    .run(SMALL.lgBerlin.id);
+  law(db, 'law-bgb', 'BGB', 'DE', ['573', '574', '823']);
+  law(db, 'law-dsgvo', 'DSGVO', 'EU', ['6']);
+  law(db, 'law-emrk', 'EMRK', 'XI', []);
+  db.prepare(`INSERT INTO meta (key, value) VALUES ('built_at', '2026-01-01T00:00:00.000Z')`).run();
   db.close();
 }

@@ -1,0 +1,102 @@
+import type Database from 'better-sqlite3';
+import { invalidArgument } from '../errors.ts';
+import { corpusAsOf } from './coverage.ts';
+
+export const FACET_VALUE_LIMIT = 500;
+
+type Count = { value: number; is_floor: boolean };
+type FacetType = 'decision' | 'law' | undefined;
+
+interface FacetSource {
+  appliesTo(type: FacetType): 'DECISION' | 'LAW' | 'DECISION_AND_LAW';
+  /** value -> count rows for the requested type. */
+  rows(corpus: Database.Database, type: FacetType): { value: string; count: number }[];
+}
+
+const all = (corpus: Database.Database, sql: string) => corpus.prepare<[], { value: string; count: number }>(sql).all();
+
+/** Merges two row lists, adding counts of equal values (a facet over decisions and laws together). */
+function merged(...lists: { value: string; count: number }[][]) {
+  const counts = new Map<string, number>();
+  for (const row of lists.flat()) counts.set(row.value, (counts.get(row.value) ?? 0) + row.count);
+  return [...counts].map(([value, count]) => ({ value, count }));
+}
+
+const DECISION_FACETS: Record<string, string> = {
+  court_name: 'SELECT court AS value, count(*) AS count FROM decisions GROUP BY court',
+  document_type: `SELECT coalesce(document_type, 'Sonstige') AS value, count(*) AS count FROM decisions GROUP BY 1`,
+  branch: `SELECT coalesce(c.branch, 'unbekannt') AS value, count(*) AS count FROM decisions d LEFT JOIN courts c ON c.code = d.court GROUP BY 1`,
+  law_abbreviation: 'SELECT law AS value, count(DISTINCT decision_id) AS count FROM decision_norms GROUP BY law',
+};
+
+const LAW_FACETS: Record<string, string> = {
+  document_type: `SELECT coalesce(law_type, 'Gesetz') AS value, count(*) AS count FROM laws GROUP BY 1`,
+  law_abbreviation: 'SELECT l.abbreviation AS value, count(u.id) AS count FROM laws l LEFT JOIN law_units u ON u.law_id = l.id GROUP BY l.id',
+};
+
+function typedFacet(field: string): FacetSource {
+  return {
+    appliesTo: (type) => (type === 'law' || !DECISION_FACETS[field] ? 'LAW' : type === 'decision' || !LAW_FACETS[field] ? 'DECISION' : 'DECISION_AND_LAW'),
+    rows: (corpus, type) => merged(
+      type !== 'law' && DECISION_FACETS[field] ? all(corpus, DECISION_FACETS[field]) : [],
+      type !== 'decision' && LAW_FACETS[field] ? all(corpus, LAW_FACETS[field]) : [],
+    ),
+  };
+}
+
+/** A norm as the facet and the search filter take it: `§ 573 Abs. 2 BGB` → unit `§ 573`, law `BGB`. */
+export function parseNorm(norm: string): { canonical: string; unit: string; law: string } {
+  const match = /^\s*(§+|Art\.?|Artikel)\s*(\d+\s?[a-z]?)\b\s*(.*?)\s*([A-ZÄÖÜ][\wÄÖÜäöüß\-]*(?:\s+(?:[IVX]+|\d+))?)\s*$/u.exec(norm.replace(/\s+/g, ' '));
+  if (!match) throw invalidArgument('norm', 'must name one provision with its law, e.g. § 573 BGB or Art. 12 GG');
+  const kind = match[1].startsWith('§') ? '§' : 'Art.';
+  const number = match[2].replace(/\s/g, '');
+  const subdivisions = match[3]
+    .replace(/\bAbs\b\.?/g, 'Abs.').replace(/\bS\b\.?|\bSatz\b/g, 'Satz').replace(/\bNr\b\.?/g, 'Nr.').replace(/\blit\b\.?/g, 'lit.')
+    .replace(/\s+/g, ' ').trim();
+  const unit = `${kind} ${number}`;
+  return { canonical: [unit, subdivisions, match[4]].filter(Boolean).join(' '), unit, law: match[4] };
+}
+
+/** Decisions citing the norm or any subdivision of it ("subdivisions nest"), per exact norm. */
+function citedNorms(corpus: Database.Database, norm: string) {
+  const { canonical, unit, law } = parseNorm(norm);
+  const family = corpus.prepare<[string, string], { value: string; count: number }>(
+    'SELECT norm AS value, count(DISTINCT decision_id) AS count FROM decision_norms WHERE law = ? AND unit = ? GROUP BY norm',
+  ).all(law, unit);
+  const withoutLaw = (value: string) => value.slice(0, -law.length - 1);
+  const base = withoutLaw(canonical);
+  return { canonical, rows: family.filter((row) => withoutLaw(row.value) === base || withoutLaw(row.value).startsWith(`${base} `)) };
+}
+
+/** GET /corpus/facets/{field}: values with counts, at most 500, optionally filtered by a case-insensitive prefix. */
+export function listFacet(corpus: Database.Database, args: { field: string; type?: 'decision' | 'law'; norm?: string; prefix?: string }) {
+  let rows: { value: string; count: number }[];
+  let appliesTo: string;
+  let echo: { norm?: string } = {};
+  if (args.field === 'cited_norms') {
+    const family = citedNorms(corpus, args.norm!);
+    rows = family.rows;
+    appliesTo = 'DECISION';
+    echo = { norm: family.canonical };
+  } else {
+    const source = typedFacet(args.field);
+    rows = source.rows(corpus, args.type);
+    appliesTo = source.appliesTo(args.type);
+  }
+  const prefix = args.prefix?.toLocaleLowerCase('de');
+  const matching = rows
+    .filter((row) => !prefix || row.value.toLocaleLowerCase('de').startsWith(prefix))
+    .sort((a, b) => b.count - a.count || a.value.localeCompare(b.value, 'de'));
+  const shown = matching.slice(0, FACET_VALUE_LIMIT);
+  return {
+    field: args.field,
+    ...echo,
+    applies_to: appliesTo,
+    values: Object.fromEntries(shown.map((row): [string, Count] => [row.value, { value: row.count, is_floor: false }])),
+    total_values: matching.length,
+    truncated: matching.length > shown.length,
+    value_limit: FACET_VALUE_LIMIT,
+    count_basis: args.field === 'law_abbreviation' && appliesTo === 'LAW' ? 'law_units' : 'decisions',
+    as_of: corpusAsOf(corpus),
+  };
+}
