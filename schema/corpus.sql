@@ -1,0 +1,198 @@
+-- juralite corpus schema (the replaceable, read-mostly file: decisions, laws, chunks, citation edges, indexes).
+-- Applied by src/corpus/open.ts on every writable open; every statement is idempotent.
+-- Offsets are Unicode code points into the text they index (never UTF-16 units).
+-- docs/corpus.md describes every table in prose.
+
+-- Key/value facts about this corpus file: schema_version, built_at, last_import_at, last_import_summary (JSON).
+CREATE TABLE IF NOT EXISTS meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT
+) WITHOUT ROWID;
+
+-- One row per court that a decision names (plus the federal courts, seeded on creation).
+-- code is the canonical short form used everywhere else: 'BGH', 'BVerfG', 'OLG München', 'LG Berlin', 'VG Berlin'.
+CREATE TABLE IF NOT EXISTS courts (
+  code           TEXT PRIMARY KEY,
+  name           TEXT NOT NULL,                -- full name: 'Oberlandesgericht München'
+  branch         TEXT NOT NULL CHECK (branch IN
+                   ('ordentlich','verwaltung','sozial','arbeit','finanz','verfassung','patent','unbekannt')),
+  court_type     TEXT,                         -- 'BGH','OLG','LG','AG','VG','OVG','VGH','SG','LSG','ArbG','LAG','FG',...
+  level          TEXT NOT NULL CHECK (level IN ('federal','appellate','first_instance_and_regional','other')),
+  state          TEXT,                         -- Land code (ISO 3166-2:DE suffix: 'BY','NW',...) or NULL
+  founding_year  INTEGER,
+  founding_basis TEXT
+) WITHOUT ROWID;
+
+-- One row per decision. id is a UUID v5 derived from the source's document number (doknr), else the ECLI, else
+-- court + date + first Aktenzeichen; once assigned it is kept on every re-import of the same document.
+CREATE TABLE IF NOT EXISTS decisions (
+  id             TEXT PRIMARY KEY,
+  doknr          TEXT UNIQUE,
+  ecli           TEXT UNIQUE,
+  court          TEXT NOT NULL REFERENCES courts(code),
+  court_raw      TEXT,                         -- the court as the source wrote it
+  chamber        TEXT,                         -- '6. Zivilsenat', '3. Kammer'
+  date           TEXT,                         -- 'YYYY-MM-DD'
+  aktenzeichen   TEXT,                         -- the first file number as the court writes it (all: decision_file_numbers)
+  document_type  TEXT,                         -- 'Urteil', 'Beschluss', ... as the source names it
+  title          TEXT,
+  leitsatz       TEXT,
+  norms          TEXT,                         -- Normenkette as written (parsed: decision_norms)
+  full_text      TEXT NOT NULL,                -- plain text; sections joined by a blank line, each headed by its name
+  text_length    INTEGER NOT NULL,             -- in Unicode code points
+  has_rn_anchors INTEGER NOT NULL DEFAULT 0,   -- 1 when the source prints Randnummern (never invented)
+  rn_from        INTEGER,
+  rn_to          INTEGER,
+  source_format  TEXT NOT NULL,                -- 'rii-xml', 'oldp-json'
+  source_name    TEXT,                         -- file (and archive member) it was read from
+  content_hash   TEXT NOT NULL,                -- sha256 of the normalized record: unchanged re-imports are skipped
+  imported_at    TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS decisions_court_date ON decisions(court, date);
+CREATE INDEX IF NOT EXISTS decisions_date ON decisions(date);
+
+-- Every Aktenzeichen of a decision (joined proceedings carry several).
+CREATE TABLE IF NOT EXISTS decision_file_numbers (
+  decision_id  TEXT NOT NULL REFERENCES decisions(id) ON DELETE CASCADE,
+  position     INTEGER NOT NULL,
+  aktenzeichen TEXT NOT NULL,                  -- as the court writes it: 'VI ZR 496/18'
+  az_key       TEXT NOT NULL,                  -- lookup key: case-folded, whitespace collapsed ('vi zr 496/18')
+  PRIMARY KEY (decision_id, position)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS decision_file_numbers_az_key ON decision_file_numbers(az_key);
+
+-- Named parts of full_text: Leitsatz, Tenor, Tatbestand, Entscheidungsgründe, Gründe, ... as the source names them.
+CREATE TABLE IF NOT EXISTS decision_sections (
+  decision_id  TEXT NOT NULL REFERENCES decisions(id) ON DELETE CASCADE,
+  position     INTEGER NOT NULL,
+  name         TEXT NOT NULL,
+  start_offset INTEGER NOT NULL,               -- code points into decisions.full_text, heading line included
+  end_offset   INTEGER NOT NULL,
+  PRIMARY KEY (decision_id, position)
+) WITHOUT ROWID;
+
+-- The printed Randnummern and the span of text each one numbers (empty when the source prints none).
+CREATE TABLE IF NOT EXISTS decision_randnummern (
+  decision_id  TEXT NOT NULL REFERENCES decisions(id) ON DELETE CASCADE,
+  position     INTEGER NOT NULL,
+  rn           INTEGER NOT NULL,
+  start_offset INTEGER NOT NULL,
+  end_offset   INTEGER NOT NULL,
+  PRIMARY KEY (decision_id, position)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS decision_randnummern_rn ON decision_randnummern(decision_id, rn);
+
+-- The decision text cut by section and by groups of whole Randnummern (about 400 to 1600 characters; a Randnummer
+-- is never split). Chunks are what GET /decisions/{id}?rn_from=&rn_to= serves whole and what search indexes.
+-- text is exactly full_text[start_offset, end_offset).
+CREATE TABLE IF NOT EXISTS chunks (
+  id           INTEGER PRIMARY KEY,
+  decision_id  TEXT NOT NULL REFERENCES decisions(id) ON DELETE CASCADE,
+  position     INTEGER NOT NULL,
+  section      TEXT,
+  rn_from      INTEGER,                        -- NULL without printed Randnummern
+  rn_to        INTEGER,
+  start_offset INTEGER NOT NULL,
+  end_offset   INTEGER NOT NULL,
+  text         TEXT NOT NULL,
+  UNIQUE (decision_id, position)
+);
+
+-- The Normenkette parsed into canonical norms; feeds the cited_norms facet and the cited_norm filter.
+CREATE TABLE IF NOT EXISTS decision_norms (
+  decision_id TEXT NOT NULL REFERENCES decisions(id) ON DELETE CASCADE,
+  position    INTEGER NOT NULL,
+  norm        TEXT NOT NULL,                   -- canonical: '§ 573 Abs. 2 Nr. 2 BGB'
+  law         TEXT NOT NULL,                   -- cited abbreviation: 'BGB'
+  unit        TEXT NOT NULL,                   -- '§ 573', 'Art. 12'
+  PRIMARY KEY (decision_id, position)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS decision_norms_norm ON decision_norms(norm);
+CREATE INDEX IF NOT EXISTS decision_norms_law_unit ON decision_norms(law, unit);
+
+-- German federal laws (from gesetze-im-internet.de or Open Legal Data) and the EU / international catalogue.
+-- id is a UUID v5 of the cited abbreviation.
+CREATE TABLE IF NOT EXISTS laws (
+  id             TEXT PRIMARY KEY,
+  abbreviation   TEXT NOT NULL UNIQUE,         -- the form lawyers cite: BGB, SGB V, AO, UWG, WEG, BauGB, DSGVO
+  gii_jurabk     TEXT,                         -- GII internal form: 'SGB 5', 'AO 1977'
+  amtabk         TEXT,
+  title          TEXT,
+  law_type       TEXT,                         -- 'Gesetz', 'Verordnung', 'Bekanntmachung', 'Verordnung (EU)', ...
+  jurisdiction   TEXT NOT NULL CHECK (jurisdiction IN ('DE','EU','XI')),
+  stand          TEXT,                         -- the source's "Stand" note
+  source_id      TEXT,                         -- BJNR... for GII laws, CELEX or treaty reference for the catalogue
+  text_available INTEGER NOT NULL DEFAULT 0,   -- 0: only the catalogue of article numbers is held
+  source_format  TEXT,                         -- 'gii-xml', 'oldp-json', 'catalogue'
+  source_name    TEXT,
+  content_hash   TEXT,
+  imported_at    TEXT
+);
+CREATE INDEX IF NOT EXISTS laws_source_id ON laws(source_id);
+
+-- Every spelling that names a law: jurabk, amtabk, long title, registry aliases. Keys are normalized
+-- (src/corpus/law-aliases.ts: abbreviationKey for abbreviations, nameKey for names).
+CREATE TABLE IF NOT EXISTS law_aliases (
+  alias_key TEXT PRIMARY KEY,
+  law_id    TEXT NOT NULL REFERENCES laws(id) ON DELETE CASCADE,
+  alias     TEXT NOT NULL,                     -- as written
+  kind      TEXT NOT NULL                      -- 'abbreviation','jurabk','amtabk','title','registry'
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS law_aliases_law ON law_aliases(law_id);
+
+-- One row per § / Art. (and Anlage, Präambel) of a law. id is a UUID v5 of abbreviation + kind + number.
+CREATE TABLE IF NOT EXISTS law_units (
+  id           TEXT PRIMARY KEY,
+  law_id       TEXT NOT NULL REFERENCES laws(id) ON DELETE CASCADE,
+  kind         TEXT NOT NULL,                  -- '§', 'Art.', 'Anlage', 'Präambel'
+  number       TEXT NOT NULL,                  -- '823', '613a' ('' for an unnumbered Anlage or the Präambel)
+  heading      TEXT,
+  text         TEXT,                           -- plain text, one line per Absatz, '(1) ...' kept; NULL: not held
+  absatz_count INTEGER,
+  breadcrumb   TEXT,                           -- Gliederung path: 'Buch 2 Recht der Schuldverhältnisse > Abschnitt 8 ...'
+  position     INTEGER NOT NULL,
+  repealed     INTEGER NOT NULL DEFAULT 0,     -- '(weggefallen)'
+  UNIQUE (law_id, kind, number)
+);
+CREATE INDEX IF NOT EXISTS law_units_law_position ON law_units(law_id, position);
+
+-- Citations found in decision texts (filled by the citation engine; empty after a plain import).
+CREATE TABLE IF NOT EXISTS citation_edges (
+  id                  INTEGER PRIMARY KEY,
+  from_decision_id    TEXT NOT NULL REFERENCES decisions(id) ON DELETE CASCADE,
+  rn                  INTEGER,
+  reference_canonical TEXT NOT NULL,
+  reference_type      TEXT NOT NULL,           -- 'case', 'statute'
+  reference_role      TEXT,
+  target_ecli         TEXT,
+  target_court        TEXT,
+  target_date         TEXT,
+  target_az_key       TEXT,
+  to_decision_id      TEXT REFERENCES decisions(id) ON DELETE SET NULL,
+  resolution_status   TEXT NOT NULL CHECK (resolution_status IN ('resolved','unresolved'))
+);
+CREATE INDEX IF NOT EXISTS citation_edges_from ON citation_edges(from_decision_id);
+CREATE INDEX IF NOT EXISTS citation_edges_to ON citation_edges(to_decision_id);
+
+-- Ingestion boundaries stated by a coverage manifest (empty unless one is imported; then coverage is derived from
+-- the decisions held, per court, earliest to latest).
+CREATE TABLE IF NOT EXISTS coverage_ranges (
+  court      TEXT NOT NULL,
+  label      TEXT,
+  from_date  TEXT NOT NULL,
+  until_date TEXT,
+  sources    TEXT NOT NULL DEFAULT '[]',       -- JSON array of strings
+  exhaustive INTEGER NOT NULL DEFAULT 0,
+  ocr        INTEGER NOT NULL DEFAULT 0,
+  note       TEXT
+);
+CREATE INDEX IF NOT EXISTS coverage_ranges_court ON coverage_ranges(court);
+
+-- Search indexes belong to the search issue and are created by src/search, here:
+--   chunks_fts     FTS5 over chunks(text) (external content, content_rowid = chunks.id), German-aware tokenizer
+--   law_units_fts  FTS5 over law_units(heading, text)
+--   chunk_vectors  sqlite-vec vec0 table keyed by chunks.id (embeddings), with decision metadata columns
+-- Chunks are replaced (new ids) when a decision's content changes; the search indexes must follow via triggers or
+-- a rebuild step.
+
+PRAGMA user_version = 1;
