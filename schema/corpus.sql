@@ -34,7 +34,9 @@ CREATE TABLE IF NOT EXISTS decisions (
   chamber        TEXT,                         -- '6. Zivilsenat', '3. Kammer'
   date           TEXT,                         -- 'YYYY-MM-DD'
   aktenzeichen   TEXT,                         -- the first file number as the court writes it (all: decision_file_numbers)
-  document_type  TEXT,                         -- 'Urteil', 'Beschluss', ... as the source names it
+  document_type  TEXT,                         -- as the source names it: 'Endurteil', 'Nichtannahmebeschluss', ...
+  document_kind  TEXT,                         -- normalized: Urteil, Beschluss, Verfügung, Gerichtsbescheid,
+                                               -- Schlussanträge, Sonstige (the search filter's values)
   title          TEXT,
   leitsatz       TEXT,
   norms          TEXT,                         -- Normenkette as written (parsed: decision_norms)

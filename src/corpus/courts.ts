@@ -273,8 +273,7 @@ function parseGeneric(s: string): Parsed | undefined {
   const place: string[] = [];
   for (; i < tokens.length; i++) {
     const t = tokens[i];
-    if (place.length > 0 && CHAMBER_WORD.test(t) && !/^(?:I|II|III)$/u.test(t)) break;
-    if (place.length === 0 && CHAMBER_WORD.test(t) && !/^[A-ZÄÖÜ]/u.test(t)) break;
+    if (CHAMBER_WORD.test(t)) break;
     if (/^\p{Ll}/u.test(t) && !TOWN_CONNECTOR.test(t) && !/^(?:land|landes|freistaat|freistaates)$/iu.test(t)) break;
     if (TOWN_CONNECTOR.test(t) && !(i + 1 < tokens.length && /^[\p{Lu}(]/u.test(tokens[i + 1]))) break;
     place.push(t);
@@ -309,8 +308,14 @@ function fromLandCourt(rule: TypeRule, court: LandCourt): CourtInfo {
   };
 }
 
+// Full town names where the canonical short form drops a suffix ('OLG Frankfurt' is the OLG Frankfurt am Main).
+const FULL_TOWN: Record<string, string> = {
+  Frankfurt: 'Frankfurt am Main', Freiburg: 'Freiburg im Breisgau', Halle: 'Halle (Saale)', Kempten: 'Kempten (Allgäu)',
+  Landau: 'Landau in der Pfalz', Limburg: 'Limburg an der Lahn', Weiden: 'Weiden in der Oberpfalz',
+};
+
 function townCourt(rule: TypeRule, town: string, fallbackState?: StateCode): CourtInfo {
-  const name = rule.type === 'OLG' && OLG_NAMES[town] ? OLG_NAMES[town] : `${rule.long} ${town}`;
+  const name = rule.type === 'OLG' && OLG_NAMES[town] ? OLG_NAMES[town] : `${rule.long} ${FULL_TOWN[town] ?? town}`;
   return {
     code: `${rule.type} ${town}`,
     name,
@@ -416,7 +421,7 @@ export function resolveCourt(raw: string): ResolvedCourt {
 
   // 2. Courts of their own kind: Kammergericht, BayObLG, the European courts.
   for (const c of SPECIAL_COURTS) {
-    for (const spelling of [...c.spellings.sort((a, b) => b.length - a.length), c.name, c.code]) {
+    for (const spelling of [...c.spellings, c.name, c.code]) {
       const rest = spelling === c.code ? (s.startsWith(c.code) ? afterPrefix(s, c.code) : undefined) : afterPrefix(s, spelling);
       if (rest !== undefined) return withChamber(special(c.code), rest);
     }

@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import { seedRegistries } from './seed.ts';
+
+/** A better-sqlite3 connection to a corpus file (sqlite-vec loaded, corpus schema applied when writable). */
+export type CorpusDb = Database.Database;
+
+/** The corpus schema version this code writes and reads (`PRAGMA user_version`). */
+export const CORPUS_SCHEMA_VERSION = 1;
+
+export interface OpenCorpusOptions {
+  /** Open read-only: no schema is applied, nothing is seeded. Default false. */
+  readonly?: boolean;
+  /** Path to better_sqlite3.node (the standalone executable cannot find the addon by itself). */
+  nativeBinding?: string;
+  /** Path to the sqlite-vec loadable extension, where `sqliteVec.load` cannot find it (standalone executable). */
+  vecExtensionPath?: string;
+}
+
+const SCHEMA_URL = new URL('../../schema/corpus.sql', import.meta.url);
+let schemaSql: string | undefined;
+
+/** The text of schema/corpus.sql (read once). */
+export function corpusSchemaSql(): string {
+  schemaSql ??= readFileSync(SCHEMA_URL, 'utf8');
+  return schemaSql;
+}
+
+/**
+ * Opens (and, when writable, creates or upgrades) a corpus database.
+ *
+ * @example
+ * const db = openCorpus('data/corpus.db');
+ * const n = db.prepare('SELECT count(*) AS n FROM decisions').get();
+ */
+export function openCorpus(path: string, options: OpenCorpusOptions = {}): CorpusDb {
+  const readonly = options.readonly ?? false;
+  const db = new Database(path, {
+    readonly,
+    fileMustExist: readonly,
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+  });
+  try {
+    applyPragmas(db, readonly);
+    if (options.vecExtensionPath) db.loadExtension(options.vecExtensionPath);
+    else sqliteVec.load(db);
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > CORPUS_SCHEMA_VERSION) {
+      throw new Error(`corpus ${path} has schema version ${version}; this juralite reads up to ${CORPUS_SCHEMA_VERSION}`);
+    }
+    if (!readonly) {
+      db.exec(corpusSchemaSql());
+      const created = version === 0;
+      seedRegistries(db);
+      setMeta(db, 'schema_version', String(CORPUS_SCHEMA_VERSION));
+      if (created || getMeta(db, 'built_at') === undefined) setMeta(db, 'built_at', new Date().toISOString());
+    }
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+// The one place where connection pragmas are set.
+function applyPragmas(db: CorpusDb, readonly: boolean): void {
+  // 1. busy_timeout first: every later statement, even the journal_mode switch, may have to wait for a writer.
+  db.pragma('busy_timeout = 5000');
+  // 2. WAL: readers (the server) never block the writer (an import) and vice versa. A read-only connection cannot
+  //    change the journal mode; it follows whatever the file already uses.
+  if (!readonly) db.pragma('journal_mode = WAL');
+  // 3. NORMAL is durable enough under WAL (a power cut may lose the last commit, never corrupt the file) and much
+  //    faster for bulk imports than FULL.
+  db.pragma('synchronous = NORMAL');
+  // 4. Foreign keys: deleting a decision cascades to its chunks, sections, file numbers and norms.
+  db.pragma('foreign_keys = ON');
+  // 5. Temporary b-trees (sorts for facets, index builds) in memory; a 64 MB page cache for the read-mostly corpus.
+  db.pragma('temp_store = MEMORY');
+  db.pragma('cache_size = -65536');
+}
+
+export function getMeta(db: CorpusDb, key: string): string | undefined {
+  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string | null } | undefined;
+  return row?.value ?? undefined;
+}
+
+export function setMeta(db: CorpusDb, key: string, value: string): void {
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value')
+    .run(key, value);
+}
