@@ -159,13 +159,19 @@ const SOLE_OLG: Partial<Record<StateCode, string>> = {
 const UNKNOWN_CODE = 'Unbekanntes Gericht';
 
 // Words that end the place name and begin the chamber: numbers, ordinals, and the words for senates and chambers.
-const CHAMBER_WORD = /^(?:\d+[a-z]?\.?|[IVXLC]+\.|(?:gro(?:ß|ss)e[nrsm]?|vereinigte[nr]?|abt\.?|abteilung|einzelrichter(?:in)?|richter(?:in)?|kammern?|senats?|spruchkörper|außenstelle|zweigstelle|auswärtige[rn]?|.*senat|.*kammer|.*gericht|.*abteilung))$/iu;
-const TOWN_CONNECTOR = /^(?:am|an|der|dem|den|im|in|i\.|a\.|d\.|a\.d\.|i\.d\.|a\.m\.|i\.br\.|bei|ob|vor|auf|zu|unter)$/iu;
+const CHAMBER_WORD = /^(?:\d+[a-z]?\.?|(?:gro(?:ß|ss)e[nrsm]?|vereinigte[nr]?|abt\.?|abteilung|einzelrichter(?:in)?|richter(?:in)?|kammern?|senats?|spruchkörper|außenstelle|zweigstelle|auswärtige[rn]?|.*senate?|.*kammern?|.*gericht|.*gerichtsbarkeit|.*zentrum|.*abteilung))$/iu;
+const ROMAN_ORDINAL = /^[IVXLC]+\.$/u;
+const TOWN_CONNECTOR = /^(?:am|an|der|dem|den|im|in|i\.|a\.|d\.|a\.d\.|i\.d\.|a\.m\.|i\.br\.|bei|ob|vor|auf|zu|unter|ob\.?)$/iu;
+// Abbreviated river and region suffixes that end a town name: 'Oberndorf a.N.', 'Frankfurt a.M.', 'Freiburg i.Br.'.
+const TOWN_SUFFIX = /^(?:[a-zäöü]{1,2}\.)+(?:[A-Za-zÄÖÜäöü]{1,8}\.?)?$/u;
 const LEADING_FILLER = /^(?:für|das|des|der|dem|den|die|in|im|zu|beim|bei)$/iu;
 
 /** Collapses whitespace (incl. no-break spaces) and trims a court string. */
 export function cleanCourtString(raw: string): string {
-  return raw.normalize('NFC').replace(/[\s\u00a0\u202f]+/gu, ' ').trim().replace(/^[,;:\-–\s]+|[,;:\-–\s]+$/gu, '');
+  return raw.normalize('NFC').replace(/[\s\u00a0\u202f]+/gu, ' ').trim()
+    // 'Oberlandesgericht Hamm (OLG Hamm)': the short form in brackets repeats the name.
+    .replace(/\s*\((?:OLG|LG|AG|VG|OVG|VGH|SG|LSG|ArbG|LAG|FG|KG)\b[^)]*\)$/u, '')
+    .replace(/^[,;:\-–\s]+|[,;:\-–\s]+$/gu, '');
 }
 
 function withChamber(info: CourtInfo, chamber: string): ResolvedCourt {
@@ -238,8 +244,9 @@ function typeFromWord(word: string): TypeRule | undefined {
 
 /** Canonical spelling of a town as courts use it ('Frankfurt am Main' -> 'Frankfurt'). */
 export function canonicalTown(town: string): string {
-  const t = town.trim().replace(/\s+/gu, ' ');
-  return TOWN_SPELLINGS[t.toLowerCase()] ?? t;
+  const t = town.trim().replace(/\s+/gu, ' ').replace(/\/{2,}/gu, '/');
+  const key = t.toLowerCase();
+  return TOWN_SPELLINGS[key] ?? TOWN_SPELLINGS[key.replace(/\.\s+(?=\p{L}\.)/gu, '.')] ?? t;
 }
 
 interface Parsed {
@@ -273,9 +280,21 @@ function parseGeneric(s: string): Parsed | undefined {
   const place: string[] = [];
   for (; i < tokens.length; i++) {
     const t = tokens[i];
-    if (CHAMBER_WORD.test(t)) break;
-    if (/^\p{Ll}/u.test(t) && !TOWN_CONNECTOR.test(t) && !/^(?:land|landes|freistaat|freistaates)$/iu.test(t)) break;
-    if (TOWN_CONNECTOR.test(t) && !(i + 1 < tokens.length && /^[\p{Lu}(]/u.test(tokens[i + 1]))) break;
+    if (CHAMBER_WORD.test(t) || ROMAN_ORDINAL.test(t)) break;
+    if (place.length > 0 && TOWN_SUFFIX.test(t)) {
+      place.push(t);
+      continue;
+    }
+    if (TOWN_CONNECTOR.test(t)) {
+      // A connector belongs to the town when more connectors and then a capitalized word follow ('an der Riß').
+      let k = i + 1;
+      while (k < tokens.length && TOWN_CONNECTOR.test(tokens[k])) k++;
+      if (place.length === 0 || k >= tokens.length || !/^[\p{Lu}(]/u.test(tokens[k]) || CHAMBER_WORD.test(tokens[k])) break;
+      place.push(...tokens.slice(i, k));
+      i = k - 1;
+      continue;
+    }
+    if (/^\p{Ll}/u.test(t) && !/^(?:land|landes|freistaat|freistaates)$/iu.test(t)) break;
     place.push(t);
   }
   const chamber = [tokens.slice(i).join(' '), ...tail].filter(Boolean).join(', ');
@@ -337,8 +356,21 @@ function isTownCourtOf(type: string, town: string): StateCode | undefined {
 
 function resolveParsed(p: Parsed): CourtInfo | undefined {
   const { rule } = p;
-  const land = p.place ? stateFromPhrase(p.place) : undefined;
-  const town = p.place && !land ? canonicalTown(p.place) : undefined;
+  let land = p.place ? stateFromPhrase(p.place) : undefined;
+  let placeText = p.place;
+  if (!land && rule.naming === 'town' && !stateOfTown(canonicalTown(p.place))) {
+    // 'Verwaltungsgericht des Saarlandes Saarlouis': a Land before the seat.
+    const words = p.place.split(' ');
+    for (let k = words.length - 1; k >= 1; k--) {
+      const st = stateFromPhrase(words.slice(0, k).join(' '));
+      if (st && /^\p{Lu}/u.test(words[k])) {
+        placeText = words.slice(k).join(' ');
+        land = undefined;
+        break;
+      }
+    }
+  }
+  const town = placeText && !land ? canonicalTown(placeText) : undefined;
   const adjective: StateCode | undefined = p.hanseaticBremen ? 'HB' : p.adjectiveState;
 
   if (rule.naming === 'town') {
