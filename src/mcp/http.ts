@@ -1,0 +1,59 @@
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { authenticate } from '../accounts/tokens.ts';
+import { ApiError } from '../errors.ts';
+import { JSON_BODY_LIMIT } from '../http/arguments.ts';
+import { problemResponse } from '../http/responses.ts';
+import { OPERATIONS } from '../operations/index.ts';
+import type { Operation, Services } from '../operations/operation.ts';
+import { createMcpServer } from './server.ts';
+
+/** Where the Streamable HTTP endpoint is mounted, beside /api/v1. */
+export const MCP_PATH = '/mcp';
+
+/**
+ * The Streamable HTTP endpoint (stateless, JSON responses) on web-standard Request/Response, to mount at /mcp.
+ *
+ * - The bearer token is checked before any MCP processing: without a valid one the answer is the REST problem
+ *   (401 unauthenticated, 409 token_org_missing) with `WWW-Authenticate: Bearer`.
+ * - Only POST carries messages: there is no session and nothing to stream, so GET and DELETE are 405.
+ * - Each request gets its own server and transport acting for the request's token; abilities, prices and limits are
+ *   checked per tool call by `execute`, as over REST.
+ *
+ * @example app.all('/mcp', (event) => mcp(event.req)); // const mcp = mcpHttpHandler(services);
+ */
+export function mcpHttpHandler(
+  services: Services, operations: readonly Operation[] = OPERATIONS,
+): (request: Request) => Promise<Response> {
+  const { config } = services;
+  return async (request) => {
+    const authorization = request.headers.get('authorization');
+    try {
+      authenticate(services.state, authorization, services.clock());
+    } catch (error) {
+      const challenge: Record<string, string> = error instanceof ApiError && error.status === 401
+        ? { 'www-authenticate': 'Bearer realm="juralite"' }
+        : {};
+      return problemResponse(error, config, challenge);
+    }
+    if (request.method !== 'POST') {
+      return problemResponse(new ApiError('method_not_allowed',
+        `${request.method} is not allowed here; MCP messages are sent with POST (this server keeps no sessions).`),
+      config, { allow: 'POST' });
+    }
+    const server = createMcpServer(services, authorization!, operations);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      enableJsonResponse: true,
+      maxRequestBodySize: JSON_BODY_LIMIT,
+    });
+    try {
+      await server.connect(transport);
+      const response = await transport.handleRequest(request);
+      response.headers.set('x-service-api-release', config.release);
+      return response;
+    } catch (error) {
+      return problemResponse(error, config);
+    } finally {
+      await server.close();
+    }
+  };
+}
