@@ -3,6 +3,7 @@ import { runAdmin } from './admin.ts';
 import { parseFlags, UsageError } from './flags.ts';
 import { dataPaths } from './paths.ts';
 import { serve } from './serve.ts';
+import { mcpCommand } from '../mcp/command.ts';
 
 const USAGE = `juralite ${RELEASE}: legal research over German decisions and statutes
 
@@ -18,7 +19,7 @@ Usage:
   juralite token revoke --id ID
   juralite credits show --org ID
   juralite credits grant --org ID --amount N [--note TEXT]
-  juralite mcp
+  juralite mcp [--data DIR] [--db CORPUS] [--state STATE]   (token from $JURALITE_TOKEN; stdio)
   juralite --version
 
 Administration commands take --state PATH (default DATA/state.db) and print one JSON object with --json.
@@ -53,6 +54,9 @@ export async function main(argv: string[]): Promise<number> {
     case 'token':
     case 'credits':
       print(runAdmin(command, action, flags, paths.statePath), flags.json === true);
+      return 0;
+    case 'mcp':
+      await mcpCommand(paths);
       return 0;
     default:
       throw new UsageError(`unknown command "${command}"`);

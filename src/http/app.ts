@@ -7,6 +7,7 @@ import { execute } from '../operations/execute.ts';
 import { jsonBodyArguments, queryArguments } from './arguments.ts';
 import { jsonResponse, problemResponse } from './responses.ts';
 import { openApiDocument } from './openapi.ts';
+import { mcpHttpHandler, MCP_PATH } from '../mcp/http.ts';
 
 /** `/decisions/{id}` → `/decisions/:id` (the router's syntax). */
 const routePath = (path: string) => API_BASE + path.replace(/\{(\w+)\}/g, ':$1');
@@ -72,9 +73,12 @@ export function createApp(services: Services, operations: readonly Operation[] =
   // 1. The OpenAPI document: public, free.
   const openapi = openApiDocument(operations, config);
   app.get(`${API_BASE}/openapi.json`, () => jsonResponse(config, 200, openapi));
-  // 2. One route per operation.
+  // 2. MCP over Streamable HTTP: the same operations as tools, the same bearer tokens.
+  const mcp = mcpHttpHandler(services, operations);
+  app.all(MCP_PATH, (event) => mcp(event.req));
+  // 3. One route per operation.
   for (const operation of operations) app.on(operation.method, routePath(operation.path), operationHandler(operation, services));
-  // 3. Everything else: 405 where the path exists with another method, 404 otherwise.
+  // 4. Everything else: 405 where the path exists with another method, 404 otherwise.
   app.all('/**', (event) => {
     const allowed = methodsAt(operations, event.url.pathname);
     if (allowed.length) {
