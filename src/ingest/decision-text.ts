@@ -46,7 +46,9 @@ export function codePointLength(s: string): number {
 
 /** Converts UTF-16 offsets of one string to code point offsets (cheap when the text has no astral characters). */
 export function utf16ToCodePoints(text: string): (offset: number) => number {
-  if (!/[\ud800-\udfff]/u.test(text)) return (o) => o;
+  // Without the u flag the class matches UTF-16 units, so it finds surrogate pairs.
+  // eslint-disable-next-line require-unicode-regexp
+  if (!/[\ud800-\udfff]/.test(text)) return (o) => o;
   const map = new Uint32Array(text.length + 1);
   let cp = 0;
   for (let i = 0; i < text.length; i++) {
@@ -201,23 +203,31 @@ function groupUnits(units: Unit[], text: string): Unit[] {
   const out: Unit[] = [];
   let cur: Unit | null = null;
   const len = (u: Unit) => u.end - u.start;
+  const stretch = CHUNK_MAX * 1.25;
+  // A chunk below CHUNK_MIN joins a neighbour when that stays within CHUNK_MAX * 1.25; else it stays small
+  // (better a short chunk than a long one that serves more than was asked for).
+  const close = (c: Unit, next?: Unit): Unit | null => {
+    const prev = out[out.length - 1];
+    if (len(c) < CHUNK_MIN && prev && len(prev) + len(c) <= stretch) {
+      out[out.length - 1] = merge(prev, c);
+      return null;
+    }
+    if (len(c) < CHUNK_MIN && next && len(c) + len(next) <= stretch) return merge(c, next);
+    out.push(c);
+    return null;
+  };
   for (const p of pieces) {
     if (!cur) {
       cur = { ...p };
       continue;
     }
-    if (len(cur) + len(p) + 1 <= CHUNK_MAX || len(cur) < CHUNK_MIN) {
+    if (len(cur) + len(p) + 1 <= CHUNK_MAX) {
       cur = merge(cur, p);
     } else {
-      out.push(cur);
-      cur = { ...p };
+      cur = close(cur, p) ?? { ...p };
     }
   }
-  if (cur) {
-    const prev = out[out.length - 1];
-    if (prev && len(cur) < CHUNK_MIN && len(prev) + len(cur) <= CHUNK_MAX * 1.25) out[out.length - 1] = merge(prev, cur);
-    else out.push(cur);
-  }
+  if (cur) close(cur);
   return out;
 }
 

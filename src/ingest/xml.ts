@@ -1,7 +1,7 @@
 // Safe XML parsing for the importers. Sources are untrusted files: the DOCTYPE (and with it every internal or
 // external entity declaration) is cut out before parsing, fast-xml-parser expands no entities at all, and this
 // module decodes only the five XML entities, numeric character references and a short list of HTML names.
-import { XMLParser } from 'fast-xml-parser';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 
 /** A node of fast-xml-parser's preserveOrder tree: `{ tag: children, ':@': attributes }` or `{ '#text': string }`. */
 export type XmlNode = Record<string, unknown>;
@@ -27,6 +27,9 @@ const DOCTYPE = /<!DOCTYPE(?:[^\[>]*|[^\[>]*\[[\s\S]*?\]\s*)>/giu;
 /** Parses an XML document into a preserveOrder tree, with the DOCTYPE removed first. Throws on malformed XML. */
 export function parseXml(xml: string): XmlNode[] {
   const cleaned = xml.replace(/^\uFEFF/u, '').replace(DOCTYPE, '');
+  // The parser itself is lenient (a truncated file would parse); the validator is strict and fast.
+  const valid = XMLValidator.validate(cleaned, { allowBooleanAttributes: true });
+  if (valid !== true) throw new Error(`malformed XML: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col})`);
   return parser.parse(cleaned) as XmlNode[];
 }
 
