@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CHUNK_MAX, CHUNK_MIN, buildDecisionText, codePointLength } from '../../src/ingest/decision-text.ts';
-import type { SectionBlocks } from '../../src/ingest/blocks.ts';
+import type { Block, SectionBlocks } from '../../src/ingest/blocks.ts';
 import { renderBlocks, renderMarkdownBlocks } from '../../src/ingest/blocks.ts';
 import { htmlEvents } from '../../src/ingest/xml.ts';
 
@@ -19,7 +19,7 @@ function lengths(n: number, seed = 7): number[] {
 const para = (len: number, tag: string) => `${tag} ${'Satz mit Inhalt. '.repeat(Math.ceil(len / 17))}`.slice(0, len).trim();
 
 test('chunks hold whole Randnummern, cover every Randnummer once, and stay within the size band', () => {
-  const blocks = lengths(80).map((len, i) => ({ text: para(i === 40 ? 5000 : len, `P${i}`), rn: i + 1, heading: false }));
+  const blocks: Block[] = lengths(80).map((len, i) => ({ text: para(i === 40 ? 5000 : len, `P${i}`), rn: i + 1, heading: false }));
   blocks.splice(10, 0, { text: 'III.', rn: null, heading: true });
   const built = buildDecisionText([{ name: 'Tenor', blocks: [{ text: 'Die Klage wird abgewiesen.', rn: null, heading: false }] }, { name: 'Gründe', blocks }]);
   const cps = [...built.fullText];
