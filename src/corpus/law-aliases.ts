@@ -29,6 +29,13 @@ export const CITED_BY_JURABK: Readonly<Record<string, string>> = {
   WStrGEG: 'EGWStG',
   'AEG 1994': 'AEG',
   AEG: 'AEG 1951',
+  // The forms the README of the reference data names; GII's amtabk says the same, these hold without it.
+  'AO 1977': 'AO',
+  'UWG 2004': 'UWG',
+  WoEigG: 'WEG',
+  BBauG: 'BauGB',
+  'AsylVfG 1992': 'AsylG',
+  'BDSG 2018': 'BDSG',
 };
 
 /**

@@ -39,7 +39,10 @@ export interface ImportSummary {
   imported: number;
   /** Documents already held (same id) whose content changed and was rewritten in place. */
   updated: number;
-  /** Documents held unchanged, and files that hold no document (indexes, meta.json, tables of contents). */
+  /**
+   * Documents held unchanged, and files of a readable kind that hold no document (INDEX.json, meta.json, a GII
+   * table of contents, old revisions in fixtures). Files of other kinds inside folders and archives are not counted.
+   */
   skipped: number;
   /** Files, archive members or lines that could not be imported, with the reason. */
   failed: { path: string; reason: string }[];
@@ -339,10 +342,8 @@ async function handleMember(imp: Importer, name: string, m: { data: Buffer } | {
     return;
   }
   const base = name.slice(name.lastIndexOf('/') + 1);
-  if (!KNOWN.test(base) && !isZip(m.data)) {
-    imp.skip(name);
-    return;
-  }
+  // Members of other kinds (READMEs, images, .md renderings) are no documents: passed over without a count.
+  if (!KNOWN.test(base) && !isZip(m.data)) return;
   await handleBuffer(imp, name, m.data, false);
 }
 
@@ -361,10 +362,7 @@ async function handlePath(imp: Importer, path: string, explicit: boolean): Promi
   }
   if (!info.isFile()) return;
   const name = basename(path).toLowerCase();
-  if (!explicit && !KNOWN.test(name)) {
-    imp.skip(path);
-    return;
-  }
+  if (!explicit && !KNOWN.test(name)) return;
   try {
     if (/\.(?:tar\.gz|tgz)$/u.test(name)) {
       for await (const e of tarEntries(createReadStream(path).pipe(createGunzip()))) await handleMember(imp, `${path}!/${e.name}`, e);
