@@ -1,4 +1,5 @@
-import { type StateDb, inWriteTransaction } from './state-db.ts';
+import type { StateDb } from './state-db.ts';
+import { sql } from '../db/statements.ts';
 import type { Organization } from './organizations.ts';
 import type { PlanTerms, Plan } from './plans.ts';
 import { utcMonth } from './time.ts';
@@ -12,38 +13,37 @@ export interface Balance {
 }
 
 /**
- * Writes this month's allotment row on the first use of the month (the renewal at the start of each UTC month).
+ * Writes this month's allotment row on the first charge of the month (the renewal at the start of each UTC month).
  * Call inside a write transaction.
  */
 function ensureAllotment(db: StateDb, organization: Organization, terms: Record<Plan, PlanTerms>, now: Date): void {
-  db.prepare(`INSERT INTO ledger (organization_id, at, month, kind, monthly_delta, note)
-              VALUES (?, ?, ?, 'allotment', ?, ?)
-              ON CONFLICT (organization_id, month) WHERE kind = 'allotment' DO NOTHING`)
+  sql(db, `INSERT INTO ledger (organization_id, at, month, kind, monthly_delta, note)
+           VALUES (?, ?, ?, 'allotment', ?, ?)
+           ON CONFLICT (organization_id, month) WHERE kind = 'allotment' DO NOTHING`)
     .run(organization.id, now.toISOString(), utcMonth(now), terms[organization.plan].monthlyCredits,
       `monthly allotment, plan ${organization.plan}`);
 }
 
-function sumBalance(db: StateDb, organizationId: string, month: string): Balance {
-  const { monthly } = db.prepare<[string, string], { monthly: number }>(
-    'SELECT coalesce(sum(monthly_delta), 0) AS monthly FROM ledger WHERE organization_id = ? AND month = ?',
-  ).get(organizationId, month)!;
-  const { bonus } = db.prepare<[string], { bonus: number }>(
-    'SELECT coalesce(sum(bonus_delta), 0) AS bonus FROM ledger WHERE organization_id = ? AND bonus_delta <> 0',
-  ).get(organizationId)!;
-  return { monthly, bonus, total: monthly + bonus };
-}
-
-/** The organization's balance now (renewing the month's allotment if this is its first use). */
+/**
+ * The organization's balance now. Read-only: a month whose allotment row is not written yet (no charge so far) counts
+ * the plan's allotment all the same.
+ */
 export function balanceOf(db: StateDb, organization: Organization, terms: Record<Plan, PlanTerms>, now: Date): Balance {
-  return inWriteTransaction(db, () => {
-    ensureAllotment(db, organization, terms, now);
-    return sumBalance(db, organization.id, utcMonth(now));
-  });
+  const month = utcMonth(now);
+  const { monthly, allotted } = sql<[string, string], { monthly: number; allotted: number }>(db,
+    `SELECT coalesce(sum(monthly_delta), 0) AS monthly, count(*) FILTER (WHERE kind = 'allotment') AS allotted
+     FROM ledger WHERE organization_id = ? AND month = ?`,
+  ).get(organization.id, month)!;
+  const { bonus } = sql<[string], { bonus: number }>(db,
+    'SELECT coalesce(sum(bonus_delta), 0) AS bonus FROM ledger WHERE organization_id = ? AND bonus_delta <> 0',
+  ).get(organization.id)!;
+  const monthlyLeft = monthly + (allotted ? 0 : terms[organization.plan].monthlyCredits);
+  return { monthly: monthlyLeft, bonus, total: monthlyLeft + bonus };
 }
 
 /** Whether the organization already paid for this result in the current UTC month. */
 export function alreadyPaid(db: StateDb, organizationId: string, operation: string, resultKey: string, now: Date): boolean {
-  return db.prepare('SELECT 1 FROM paid_results WHERE organization_id = ? AND month = ? AND operation = ? AND result_key = ?')
+  return sql(db, 'SELECT 1 FROM paid_results WHERE organization_id = ? AND month = ? AND operation = ? AND result_key = ?')
     .get(organizationId, utcMonth(now), operation, resultKey) !== undefined;
 }
 
@@ -63,19 +63,19 @@ export function chargeInTransaction(
   charge: { operation: string; resultKey: string; cost: number },
   now: Date,
 ): ChargeOutcome {
-  ensureAllotment(db, organization, terms, now);
   const month = utcMonth(now);
-  const before = sumBalance(db, organization.id, month);
+  const before = balanceOf(db, organization, terms, now);
   const free = charge.cost === 0 || alreadyPaid(db, organization.id, charge.operation, charge.resultKey, now);
   if (free) return { charged: true, cost: 0, balance: before };
   if (before.total < charge.cost) return { charged: false, cost: charge.cost, balance: before };
+  ensureAllotment(db, organization, terms, now);
   const fromMonthly = Math.min(charge.cost, Math.max(before.monthly, 0));
   const fromBonus = charge.cost - fromMonthly;
-  const { lastInsertRowid } = db.prepare(
+  const { lastInsertRowid } = sql(db, 
     `INSERT INTO ledger (organization_id, at, month, kind, monthly_delta, bonus_delta, operation, result_key)
      VALUES (?, ?, ?, 'charge', ?, ?, ?, ?)`,
   ).run(organization.id, now.toISOString(), month, -fromMonthly, -fromBonus, charge.operation, charge.resultKey);
-  db.prepare('INSERT INTO paid_results (organization_id, month, operation, result_key, ledger_id) VALUES (?, ?, ?, ?, ?)')
+  sql(db, 'INSERT INTO paid_results (organization_id, month, operation, result_key, ledger_id) VALUES (?, ?, ?, ?, ?)')
     .run(organization.id, month, charge.operation, charge.resultKey, lastInsertRowid);
   return {
     charged: true,
@@ -87,6 +87,6 @@ export function chargeInTransaction(
 /** Adds bonus credits (an operator's grant); they do not expire. */
 export function grantCredits(db: StateDb, organizationId: string, amount: number, note: string, now: Date): void {
   if (!Number.isInteger(amount) || amount <= 0) throw new Error(`A grant is a positive whole number, not ${amount}.`);
-  db.prepare(`INSERT INTO ledger (organization_id, at, month, kind, bonus_delta, note) VALUES (?, ?, ?, 'grant', ?, ?)`)
+  sql(db, `INSERT INTO ledger (organization_id, at, month, kind, bonus_delta, note) VALUES (?, ?, ?, 'grant', ?, ?)`)
     .run(organizationId, now.toISOString(), utcMonth(now), amount, note);
 }

@@ -1,4 +1,5 @@
 import { ApiError } from '../errors.ts';
+import { sql } from '../db/statements.ts';
 import { type StateDb, inWriteTransaction } from './state-db.ts';
 import type { Organization } from './organizations.ts';
 import type { Plan, PlanTerms } from './plans.ts';
@@ -18,7 +19,7 @@ export function takeRateSlot(db: StateDb, tokenId: string, buckets: RateBucket[]
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const windowStart = nowSeconds - (nowSeconds % WINDOW_SECONDS);
   inWriteTransaction(db, () => {
-    const count = db.prepare<[string, string, number], { count: number }>(
+    const count = sql<[string, string, number], { count: number }>(db, 
       'SELECT count FROM rate_windows WHERE token_id = ? AND bucket = ? AND window_start = ?',
     );
     for (const bucket of buckets) {
@@ -30,10 +31,10 @@ export function takeRateSlot(db: StateDb, tokenId: string, buckets: RateBucket[]
           { retry_after_seconds: retryAfter });
       }
     }
-    const increment = db.prepare(`INSERT INTO rate_windows (token_id, bucket, window_start, count) VALUES (?, ?, ?, 1)
+    const increment = sql(db, `INSERT INTO rate_windows (token_id, bucket, window_start, count) VALUES (?, ?, ?, 1)
                                   ON CONFLICT DO UPDATE SET count = count + 1`);
     for (const bucket of buckets) increment.run(tokenId, bucket, windowStart);
-    db.prepare('DELETE FROM rate_windows WHERE token_id = ? AND window_start < ?').run(tokenId, windowStart);
+    sql(db, 'DELETE FROM rate_windows WHERE token_id = ? AND window_start < ?').run(tokenId, windowStart);
   });
 }
 
@@ -42,7 +43,7 @@ export type VolumeUnit = 'rows' | 'documents';
 const capOf = (terms: PlanTerms, unit: VolumeUnit) => (unit === 'rows' ? terms.dailyRows : terms.dailyDocuments);
 
 function usedToday(db: StateDb, organizationId: string, unit: VolumeUnit, now: Date): number {
-  return db.prepare<[string, string, string], { amount: number }>(
+  return sql<[string, string, string], { amount: number }>(db, 
     'SELECT amount FROM daily_counters WHERE organization_id = ? AND day = ? AND unit = ?',
   ).get(organizationId, berlinDay(now), unit)?.amount ?? 0;
 }
@@ -62,7 +63,7 @@ export function assertVolumeLeft(
 /** Adds served volume; call inside the charging transaction. */
 export function addVolume(db: StateDb, organizationId: string, unit: VolumeUnit, amount: number, now: Date): void {
   if (amount <= 0) return;
-  db.prepare(`INSERT INTO daily_counters (organization_id, day, unit, amount) VALUES (?, ?, ?, ?)
+  sql(db, `INSERT INTO daily_counters (organization_id, day, unit, amount) VALUES (?, ?, ?, ?)
               ON CONFLICT DO UPDATE SET amount = amount + excluded.amount`)
     .run(organizationId, berlinDay(now), unit, amount);
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from '../db/statements.ts';
 import { type StateDb, inWriteTransaction } from './state-db.ts';
 import { type Plan, STARTER_CREDITS } from './plans.ts';
 import { utcMonth } from './time.ts';
@@ -35,19 +36,19 @@ const toUser = ({ verified_at, two_factor_enabled, ...rest }: UserRow): User => 
 });
 
 export function getOrganization(db: StateDb, id: string): Organization | undefined {
-  const row = db.prepare<[string], OrganizationRow>(
+  const row = sql<[string], OrganizationRow>(db, 
     'SELECT id, name, plan, require_two_factor, created_at FROM organizations WHERE id = ? AND deleted_at IS NULL',
   ).get(id);
   return row && toOrganization(row);
 }
 
 export function getUser(db: StateDb, id: string): User | undefined {
-  const row = db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?').get(id);
+  const row = sql<[string], UserRow>(db, 'SELECT * FROM users WHERE id = ?').get(id);
   return row && toUser(row);
 }
 
 export function listUsers(db: StateDb, organizationId: string): User[] {
-  return db.prepare<[string], UserRow>('SELECT * FROM users WHERE organization_id = ? ORDER BY created_at, id')
+  return sql<[string], UserRow>(db, 'SELECT * FROM users WHERE organization_id = ? ORDER BY created_at, id')
     .all(organizationId).map(toUser);
 }
 
@@ -63,7 +64,7 @@ export function createOrganization(
 ): { organization: Organization; user: User } {
   return inWriteTransaction(db, () => {
     const id = randomUUID();
-    db.prepare('INSERT INTO organizations (id, name, plan, require_two_factor, created_at) VALUES (?, ?, ?, ?, ?)')
+    sql(db, 'INSERT INTO organizations (id, name, plan, require_two_factor, created_at) VALUES (?, ?, ?, ?, ?)')
       .run(id, input.name, input.plan ?? 'free', input.requireTwoFactor ? 1 : 0, now.toISOString());
     const user = createUser(db, { organizationId: id, name: input.userName ?? 'owner', email: input.email }, now);
     verifyUser(db, user.id, now);
@@ -73,7 +74,7 @@ export function createOrganization(
 
 /** Soft-deletes an organization: its tokens are refused from then on (401). */
 export function deleteOrganization(db: StateDb, id: string, now: Date): boolean {
-  return db.prepare('UPDATE organizations SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL')
+  return sql(db, 'UPDATE organizations SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL')
     .run(now.toISOString(), id).changes === 1;
 }
 
@@ -84,7 +85,7 @@ export function createUser(
 ): User {
   if (!getOrganization(db, input.organizationId)) throw new Error(`No organization ${input.organizationId}.`);
   const id = randomUUID();
-  db.prepare('INSERT INTO users (id, organization_id, name, email, created_at) VALUES (?, ?, ?, ?, ?)')
+  sql(db, 'INSERT INTO users (id, organization_id, name, email, created_at) VALUES (?, ?, ?, ?, ?)')
     .run(id, input.organizationId, input.name, input.email ?? null, now.toISOString());
   return getUser(db, id)!;
 }
@@ -95,8 +96,8 @@ export function verifyUser(db: StateDb, userId: string, now: Date): User {
     const user = getUser(db, userId);
     if (!user) throw new Error(`No user ${userId}.`);
     if (user.verified) return user;
-    db.prepare('UPDATE users SET verified_at = ? WHERE id = ?').run(now.toISOString(), userId);
-    db.prepare(`INSERT INTO ledger (organization_id, at, month, kind, bonus_delta, note)
+    sql(db, 'UPDATE users SET verified_at = ? WHERE id = ?').run(now.toISOString(), userId);
+    sql(db, `INSERT INTO ledger (organization_id, at, month, kind, bonus_delta, note)
                 VALUES (?, ?, ?, 'starter', ?, ?)`)
       .run(user.organization_id, now.toISOString(), utcMonth(now), STARTER_CREDITS, `starter credits for user ${userId}`);
     return getUser(db, userId)!;
@@ -104,7 +105,7 @@ export function verifyUser(db: StateDb, userId: string, now: Date): User {
 }
 
 export function setTwoFactor(db: StateDb, userId: string, enabled: boolean): User {
-  const changed = db.prepare('UPDATE users SET two_factor_enabled = ? WHERE id = ?').run(enabled ? 1 : 0, userId).changes;
+  const changed = sql(db, 'UPDATE users SET two_factor_enabled = ? WHERE id = ?').run(enabled ? 1 : 0, userId).changes;
   if (changed === 0) throw new Error(`No user ${userId}.`);
   return getUser(db, userId)!;
 }

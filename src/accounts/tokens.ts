@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { sql } from '../db/statements.ts';
 import { ApiError, unauthenticated } from '../errors.ts';
 import type { StateDb } from './state-db.ts';
 import { type Organization, type User, getOrganization, getUser, listUsers } from './organizations.ts';
@@ -66,7 +67,7 @@ export function createToken(
   const id = randomBytes(8).toString('hex');
   const secret = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + days * 86_400_000).toISOString();
-  db.prepare(`INSERT INTO tokens (id, organization_id, user_id, secret_sha256, abilities, name, created_at, expires_at)
+  sql(db, `INSERT INTO tokens (id, organization_id, user_id, secret_sha256, abilities, name, created_at, expires_at)
               VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
     .run(id, organization.id, user.id, sha256(secret), input.abilities.join(','), input.name ?? null,
       now.toISOString(), expiresAt);
@@ -74,12 +75,12 @@ export function createToken(
 }
 
 export function getToken(db: StateDb, id: string): TokenRecord | undefined {
-  const row = db.prepare<[string], TokenRow>('SELECT * FROM tokens WHERE id = ?').get(id);
+  const row = sql<[string], TokenRow>(db, 'SELECT * FROM tokens WHERE id = ?').get(id);
   return row && toRecord(row);
 }
 
 export function revokeToken(db: StateDb, id: string, now: Date): boolean {
-  return db.prepare('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
+  return sql(db, 'UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
     .run(now.toISOString(), id).changes === 1;
 }
 
@@ -100,7 +101,7 @@ export function authenticate(db: StateDb, authorization: string | undefined | nu
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   const parts = match && TOKEN_PATTERN.exec(match[1]);
   if (!parts) throw unauthenticated();
-  const row = db.prepare<[string], TokenRow>('SELECT * FROM tokens WHERE id = ?').get(parts[1]);
+  const row = sql<[string], TokenRow>(db, 'SELECT * FROM tokens WHERE id = ?').get(parts[1]);
   const matches = timingSafeEqual(sha256(parts[2]), row?.secret_sha256 ?? DECOY_HASH);
   if (!row || !matches) throw unauthenticated();
   if (row.revoked_at) throw unauthenticated('This token has been revoked.');

@@ -4,6 +4,7 @@ import { parseFlags, UsageError } from './flags.ts';
 import { dataPaths } from './paths.ts';
 import { serve } from './serve.ts';
 import { mcpCommand } from '../mcp/command.ts';
+import { describeSummary, importCommand } from './import.ts';
 
 const USAGE = `juralite ${RELEASE}: legal research over German decisions and statutes
 
@@ -47,7 +48,8 @@ export async function main(argv: string[]): Promise<number> {
   const paths = dataPaths(flags as { data?: string; db?: string; state?: string });
   switch (command) {
     case 'serve':
-      await serve({ ...paths, host: (flags.host as string) ?? '127.0.0.1', port: Number(flags.port ?? 8080) });
+      // With no --db, a missing corpus is built from the demo fixtures (npm start on a fresh clone).
+      await serve({ ...paths, host: (flags.host as string) ?? '127.0.0.1', port: Number(flags.port ?? 8080), demo: flags.db === undefined });
       return -1; // keeps running
     case 'org':
     case 'user':
@@ -55,6 +57,14 @@ export async function main(argv: string[]): Promise<number> {
     case 'credits':
       print(runAdmin(command, action, flags, paths.statePath), flags.json === true);
       return 0;
+    case 'import': {
+      const sources = words.slice(1);
+      if (sources.length === 0) throw new UsageError('import needs at least one PATH');
+      const started = performance.now();
+      const { summary, code } = await importCommand(paths.corpusPath, sources);
+      console.log(flags.json ? JSON.stringify(summary) : describeSummary(summary, (performance.now() - started) / 1000));
+      return code;
+    }
     case 'mcp':
       await mcpCommand(paths);
       return 0;

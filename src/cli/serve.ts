@@ -1,5 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describeSummary, importCommand } from './import.ts';
 import { openServices, listen, closeServices } from '../server.ts';
 import { createOrganization } from '../accounts/organizations.ts';
 import { ABILITIES, createToken } from '../accounts/tokens.ts';
@@ -26,7 +28,19 @@ function bootstrapLocalAccount(state: StateDb, dataDir: string): void {
   console.log(`juralite: the token is stored in ${tokenFile} (mode 0600)`);
 }
 
-export async function serve(options: { corpusPath: string; statePath: string; dataDir: string; host: string; port: number }) {
+/** The demo corpus: built from fixtures/ on first start when no corpus exists (running from a checkout). */
+const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
+
+async function buildDemoCorpus(corpusPath: string): Promise<void> {
+  if (existsSync(corpusPath) || !existsSync(FIXTURES)) return;
+  console.log(`juralite: no corpus at ${corpusPath}; building the demo corpus from ${FIXTURES} ...`);
+  const started = performance.now();
+  const { summary } = await importCommand(corpusPath, [join(FIXTURES, 'laws'), join(FIXTURES, 'decisions')]);
+  console.log(describeSummary(summary, (performance.now() - started) / 1000));
+}
+
+export async function serve(options: { corpusPath: string; statePath: string; dataDir: string; host: string; port: number; demo: boolean }) {
+  if (options.demo) await buildDemoCorpus(options.corpusPath);
   const services = openServices(options);
   bootstrapLocalAccount(services.state, options.dataDir);
   if (!services.corpus) console.warn(`juralite: no corpus at ${options.corpusPath}; corpus operations answer 503 until one is there`);

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { sql } from '../db/statements.ts';
 import { BRANCHES } from '../operations/schemas.ts';
 
 type Level = 'federal' | 'appellate' | 'first_instance_and_regional' | 'other';
@@ -20,7 +21,7 @@ const month = (date: string | null) => date?.slice(0, 7) ?? null;
 const exact = (value: number) => ({ value, is_floor: false });
 
 function courtRows(corpus: Database.Database, branch?: string): CourtRow[] {
-  return corpus.prepare<[string | null, string | null], CourtRow>(
+  return sql<[string | null, string | null], CourtRow>(corpus, 
     `SELECT d.court, coalesce(c.branch, 'unbekannt') AS branch, coalesce(c.level, 'other') AS level,
             c.founding_year, c.founding_basis, count(*) AS count, min(d.date) AS earliest, max(d.date) AS latest,
             sum(CASE WHEN c.founding_year IS NOT NULL AND d.date < printf('%04d', c.founding_year) THEN 1 ELSE 0 END) AS below_floor
@@ -32,14 +33,14 @@ function courtRows(corpus: Database.Database, branch?: string): CourtRow[] {
 
 /** The federal court of a branch gives the branch's founding year (the earliest its decisions can be). */
 function federalCourt(corpus: Database.Database, branch: string) {
-  return corpus.prepare<[string], { founding_year: number | null; founding_basis: string | null }>(
+  return sql<[string], { founding_year: number | null; founding_basis: string | null }>(corpus, 
     `SELECT founding_year, founding_basis FROM courts WHERE branch = ? AND level = 'federal' ORDER BY founding_year LIMIT 1`,
   ).get(branch);
 }
 
 function coverageRanges(corpus: Database.Database, courts: CourtRow[]) {
-  const manifest = corpus.prepare<[], { court: string; label: string | null; from_date: string; until_date: string | null;
-    sources: string; exhaustive: number; ocr: number; note: string | null }>('SELECT * FROM coverage_ranges ORDER BY court, from_date').all();
+  const manifest = sql<[], { court: string; label: string | null; from_date: string; until_date: string | null;
+    sources: string; exhaustive: number; ocr: number; note: string | null }>(corpus, 'SELECT * FROM coverage_ranges ORDER BY court, from_date').all();
   const held = new Map(courts.map((court) => [court.court, court]));
   if (manifest.length > 0) {
     return manifest.filter((range) => held.has(range.court)).map((range) => ({
@@ -59,7 +60,7 @@ function coverageRanges(corpus: Database.Database, courts: CourtRow[]) {
 
 /** When the corpus last changed: its last import, else its creation. */
 export function corpusAsOf(corpus: Database.Database): string {
-  const row = corpus.prepare(`SELECT value FROM meta WHERE key IN ('last_import_at', 'built_at') ORDER BY key DESC LIMIT 1`)
+  const row = sql(corpus, `SELECT value FROM meta WHERE key IN ('last_import_at', 'built_at') ORDER BY key DESC LIMIT 1`)
     .get() as { value: string } | undefined;
   return row?.value ?? new Date(0).toISOString();
 }
@@ -90,7 +91,7 @@ export function corpusCoverage(corpus: Database.Database, options: { branch?: st
     };
   });
   const total = courts.reduce((sum, court) => sum + court.count, 0);
-  const eu = corpus.prepare<[string], { abbreviation: string }>('SELECT abbreviation FROM laws WHERE jurisdiction = ? ORDER BY abbreviation');
+  const eu = sql<[string], { abbreviation: string }>(corpus, 'SELECT abbreviation FROM laws WHERE jurisdiction = ? ORDER BY abbreviation');
   return {
     total_decisions: exact(total),
     branches,

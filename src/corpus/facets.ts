@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { sql } from '../db/statements.ts';
 import { invalidArgument } from '../errors.ts';
 import { corpusAsOf } from './coverage.ts';
 
@@ -13,7 +14,7 @@ interface FacetSource {
   rows(corpus: Database.Database, type: FacetType): { value: string; count: number }[];
 }
 
-const all = (corpus: Database.Database, sql: string) => corpus.prepare<[], { value: string; count: number }>(sql).all();
+const all = (corpus: Database.Database, query: string) => sql<[], { value: string; count: number }>(corpus, query).all();
 
 /** Merges two row lists, adding counts of equal values (a facet over decisions and laws together). */
 function merged(...lists: { value: string; count: number }[][]) {
@@ -60,7 +61,7 @@ export function parseNorm(norm: string): { canonical: string; unit: string; law:
 /** Decisions citing the norm or any subdivision of it ("subdivisions nest"), per exact norm. */
 function citedNorms(corpus: Database.Database, norm: string) {
   const { canonical, unit, law } = parseNorm(norm);
-  const family = corpus.prepare<[string, string], { value: string; count: number }>(
+  const family = sql<[string, string], { value: string; count: number }>(corpus, 
     'SELECT norm AS value, count(DISTINCT decision_id) AS count FROM decision_norms WHERE law = ? AND unit = ? GROUP BY norm',
   ).all(law, unit);
   const withoutLaw = (value: string) => value.slice(0, -law.length - 1);

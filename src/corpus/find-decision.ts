@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { sql } from '../db/statements.ts';
 import { backendUnavailable, notFound, validationFailed } from '../errors.ts';
 
 export interface DecisionRow {
@@ -43,16 +44,16 @@ const COLUMNS = `d.id, d.ecli, d.court, d.date, d.aktenzeichen, d.document_type,
 export function findDecision(corpus: Database.Database, id: string, narrow: { court?: string; date?: string } = {}): DecisionRow {
   const ref = id.trim();
   if (UUID.test(ref)) {
-    const row = corpus.prepare<[string], DecisionRow>(`SELECT ${COLUMNS} FROM decisions d WHERE d.id = ?`).get(ref.toLowerCase());
+    const row = sql<[string], DecisionRow>(corpus, `SELECT ${COLUMNS} FROM decisions d WHERE d.id = ?`).get(ref.toLowerCase());
     if (!row) throw notFound(`No decision with id ${ref}.`);
     return row;
   }
   if (ECLI.test(ref)) {
-    const row = corpus.prepare<[string], DecisionRow>(`SELECT ${COLUMNS} FROM decisions d WHERE d.ecli = ?`).get(ref.toUpperCase());
+    const row = sql<[string], DecisionRow>(corpus, `SELECT ${COLUMNS} FROM decisions d WHERE d.ecli = ?`).get(ref.toUpperCase());
     if (!row) throw notFound(`No decision with ECLI ${ref}.`);
     return row;
   }
-  const candidates = corpus.prepare<[string], DecisionRow>(
+  const candidates = sql<[string], DecisionRow>(corpus, 
     `SELECT DISTINCT ${COLUMNS} FROM decision_file_numbers f JOIN decisions d ON d.id = f.decision_id
      WHERE f.az_key = ? ORDER BY d.date DESC, d.court`,
   ).all(azKey(ref)).filter((row) =>

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { sql } from '../db/statements.ts';
 import { invalidArgument } from '../errors.ts';
 import { sliceCodePoints } from '../text/code-points.ts';
 import type { DecisionRow } from './find-decision.ts';
@@ -22,7 +23,7 @@ export interface ReadRequest {
 const SECTION_SYNONYMS: Record<string, string[]> = { 'gründe': ['gründe', 'entscheidungsgründe'] };
 
 function sectionsOf(corpus: Database.Database, decisionId: string) {
-  return corpus.prepare<[string], { name: string; start_offset: number; end_offset: number }>(
+  return sql<[string], { name: string; start_offset: number; end_offset: number }>(corpus, 
     'SELECT name, start_offset, end_offset FROM decision_sections WHERE decision_id = ? ORDER BY position',
   ).all(decisionId);
 }
@@ -42,7 +43,7 @@ function randnummerSpan(corpus: Database.Database, decision: DecisionRow, from?:
   if (!decision.has_rn_anchors) {
     throw invalidArgument(from !== undefined ? 'rn_from' : 'rn_to', 'this decision has no printed Randnummern (has_rn_anchors is false)');
   }
-  const chunks = corpus.prepare<[string, number, number], { start_offset: number; end_offset: number; rn_from: number; rn_to: number }>(
+  const chunks = sql<[string, number, number], { start_offset: number; end_offset: number; rn_from: number; rn_to: number }>(corpus, 
     `SELECT start_offset, end_offset, rn_from, rn_to FROM chunks
      WHERE decision_id = ? AND rn_from IS NOT NULL AND rn_to >= ? AND rn_from <= ? ORDER BY position`,
   ).all(decision.id, from ?? 0, to ?? Number.MAX_SAFE_INTEGER);
@@ -69,10 +70,10 @@ export function readDecision(corpus: Database.Database, decision: DecisionRow, r
   const spanLength = span.end - span.start;
   const served = Math.min(spanLength, request.max_chars);
   const fullText = sliceCodePoints(decision.full_text, span.start, span.start + served);
-  const fileNumbers = corpus.prepare<[string], { aktenzeichen: string }>(
+  const fileNumbers = sql<[string], { aktenzeichen: string }>(corpus, 
     'SELECT aktenzeichen FROM decision_file_numbers WHERE decision_id = ? ORDER BY position',
   ).all(decision.id).map((row) => row.aktenzeichen);
-  const metadata = corpus.prepare<[string], { norms: string | null; title: string | null; leitsatz: string | null; chamber: string | null }>(
+  const metadata = sql<[string], { norms: string | null; title: string | null; leitsatz: string | null; chamber: string | null }>(corpus, 
     'SELECT norms, title, leitsatz, chamber FROM decisions WHERE id = ?',
   ).get(decision.id)!;
   const printed = decision.has_rn_anchors === 1;

@@ -63,7 +63,6 @@ test('a charge above the balance is refused and writes nothing', () => {
   const now = at('2026-03-10T12:00:00Z');
   const { state, charge, balance } = setup('free', now);
   const rows = () => (state.prepare('SELECT count(*) AS n FROM ledger').get() as { n: number }).n;
-  balance(now); // the month's allotment row is written on first use
   const before = rows();
   const outcome = charge(31, 'too-much', now);
   assert.equal(outcome.charged, false);

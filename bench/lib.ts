@@ -1,0 +1,51 @@
+/** Small helpers for benchmarks: timing, percentiles, printed tables. Benchmarks print; they never assert. */
+
+export interface Stats { n: number; p50: number; p95: number; p99: number; mean: number }
+
+export function stats(samples: number[]): Stats {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { n: sorted.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), mean: sorted.reduce((a, b) => a + b, 0) / sorted.length };
+}
+
+/** Times `run` once per input, after `warmup` untimed calls; milliseconds. */
+export async function timeEach<T>(inputs: T[], run: (input: T) => unknown, warmup = 50): Promise<number[]> {
+  for (const input of inputs.slice(0, warmup)) await run(input);
+  const samples: number[] = [];
+  for (const input of inputs) {
+    const started = performance.now();
+    await run(input);
+    samples.push(performance.now() - started);
+  }
+  return samples;
+}
+
+/** Prints a table of rows (first row: headers). */
+export function printTable(rows: (string | number)[][]): void {
+  const text = rows.map((row) => row.map((cell) => (typeof cell === 'number' ? cell.toFixed(3) : cell)));
+  const widths = text[0].map((_, column) => Math.max(...text.map((row) => row[column].length)));
+  for (const [index, row] of text.entries()) {
+    console.log(row.map((cell, column) => cell.padEnd(widths[column])).join('  '));
+    if (index === 0) console.log(widths.map((width) => '-'.repeat(width)).join('  '));
+  }
+}
+
+export const ms = (value: number) => `${value.toFixed(3)} ms`;
+
+import { Agent, request } from 'node:http';
+
+const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
+
+/** A GET over one kept-alive connection with node:http (lighter than fetch, so the client distorts less). */
+export function httpGet(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent: keepAlive, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}

@@ -1,0 +1,42 @@
+import { openCorpus } from '../corpus/open.ts';
+import { importPaths, type ImportProgress, type ImportSummary } from '../ingest/import-paths.ts';
+
+/** A one-line progress display on a terminal (stderr); nothing when stderr is not a terminal. */
+function progressLine(): ((progress: ImportProgress) => void) | undefined {
+  if (!process.stderr.isTTY) return undefined;
+  let last = 0;
+  return (progress) => {
+    const now = Date.now();
+    if (now - last < 100) return;
+    last = now;
+    const of = progress.total ? `/${progress.total}` : '';
+    process.stderr.write(`\r\x1b[2Kimporting ${progress.done}${of}  ${progress.current.slice(-60)}`);
+  };
+}
+
+/**
+ * `juralite import --db CORPUS PATH...`: imports files, folders and archives; prints the summary. Exit 0 unless
+ * nothing could be imported.
+ */
+export async function importCommand(corpusPath: string, paths: string[]): Promise<{ summary: ImportSummary; code: number }> {
+  const db = openCorpus(corpusPath);
+  try {
+    const onProgress = progressLine();
+    const summary = await importPaths(db, paths, { onProgress });
+    if (onProgress) process.stderr.write('\r\x1b[2K');
+    const nothing = summary.imported + summary.updated + summary.skipped === 0;
+    return { summary, code: nothing ? 1 : 0 };
+  } finally {
+    db.close();
+  }
+}
+
+/** Prose for a person; --json prints the summary object instead. */
+export function describeSummary(summary: ImportSummary, seconds: number): string {
+  const lines = [
+    `imported ${summary.imported}, updated ${summary.updated}, skipped ${summary.skipped} (unchanged), failed ${summary.failed.length} in ${seconds.toFixed(1)} s`,
+    `corpus now holds ${summary.decisions} decisions, ${summary.laws} laws, ${summary.law_units} law units`,
+    ...summary.failed.map((failure) => `  failed: ${failure.path}: ${failure.reason}`),
+  ];
+  return lines.join('\n');
+}
