@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { openCorpus } from '../corpus/open.ts';
 import { importPaths, type ImportProgress, type ImportSummary } from '../ingest/import-paths.ts';
 
@@ -19,6 +21,7 @@ function progressLine(): ((progress: ImportProgress) => void) | undefined {
  * nothing could be imported.
  */
 export async function importCommand(corpusPath: string, paths: string[]): Promise<{ summary: ImportSummary; code: number }> {
+  mkdirSync(dirname(corpusPath), { recursive: true });
   const db = openCorpus(corpusPath);
   try {
     const onProgress = progressLine();

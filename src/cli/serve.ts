@@ -35,7 +35,8 @@ async function buildDemoCorpus(corpusPath: string): Promise<void> {
   if (existsSync(corpusPath) || !existsSync(FIXTURES)) return;
   console.log(`juralite: no corpus at ${corpusPath}; building the demo corpus from ${FIXTURES} ...`);
   const started = performance.now();
-  const { summary } = await importCommand(corpusPath, [join(FIXTURES, 'laws'), join(FIXTURES, 'decisions')]);
+  const sources = ['laws', 'decisions'].map((folder) => join(FIXTURES, folder)).filter((folder) => existsSync(folder));
+  const { summary } = await importCommand(corpusPath, sources);
   console.log(describeSummary(summary, (performance.now() - started) / 1000));
 }
 
