@@ -15,7 +15,8 @@ const TRAILING_YEAR = / (?:19|20)\d\d$/u;
 
 /**
  * GII jurabk whose cited form neither the SGB rule nor the amtabk yields. Einführungsgesetze are cited 'EG' first
- * (EGBGB, not BGBEG); the Allgemeines Eisenbahngesetz of 1994 is 'AEG' and its predecessor of 1951 keeps a year.
+ * (EGBGB, not BGBEG); the Allgemeines Eisenbahngesetz of 1994 is 'AEG' and its predecessor of 1951 keeps a year;
+ * no German law takes the abbreviation of an act in the EU catalogue.
  */
 export const CITED_BY_JURABK: Readonly<Record<string, string>> = {
   BGBEG: 'EGBGB',
@@ -29,6 +30,8 @@ export const CITED_BY_JURABK: Readonly<Record<string, string>> = {
   WStrGEG: 'EGWStG',
   'AEG 1994': 'AEG',
   AEG: 'AEG 1951',
+  // 'EUV' is the Treaty on European Union (catalogue); the Eisenbahn-Unfalluntersuchungsverordnung of 2007 gives way.
+  EUV: 'EUV 2007',
   // The forms the README of the reference data names; GII's amtabk says the same, these hold without it.
   'AO 1977': 'AO',
   'UWG 2004': 'UWG',

@@ -19,6 +19,7 @@ import { writeDecision } from './store-decision.ts';
 import type { DecisionRecord } from './decision-record.ts';
 import { isZip, zipMembers } from './zip.ts';
 import { tarEntries } from './tar.ts';
+import { stmt } from '../corpus/statements.ts';
 
 export interface ImportProgress {
   /** Documents handled so far (written, skipped or failed). */
@@ -55,7 +56,7 @@ export interface ImportSummary {
 /** Size above which a single (non-archive, non-JSONL) file is refused rather than read into memory. */
 const FILE_LIMIT = 256 * 1024 * 1024;
 /** Characters of text buffered before a batch is written even if it holds fewer than batchSize documents. */
-const BATCH_CHARS = 32 * 1024 * 1024;
+const BATCH_CHARS = 8 * 1024 * 1024;
 /** Extensions the walker reads inside folders and archives; other files there are passed over. */
 const KNOWN = /\.(?:xml|json|jsonl|ndjson|zip|gz|tgz|tar)$/iu;
 
@@ -137,7 +138,7 @@ class Importer {
       chars,
       write: () => {
         if (options.yieldToOtherSources) {
-          const held = this.db.prepare('SELECT source_format FROM laws WHERE abbreviation = ?').get(rec.abbreviation) as
+          const held = stmt(this.db, 'SELECT source_format FROM laws WHERE abbreviation = ?').get(rec.abbreviation) as
             | { source_format: string | null } | undefined;
           if (held && held.source_format !== rec.source_format) return 'skipped';
         }
@@ -147,7 +148,7 @@ class Importer {
   }
 
   finish(): ImportSummary {
-    const count = (sql: string) => (this.db.prepare(sql).get() as { n: number }).n;
+    const count = (sql: string) => (stmt(this.db, sql).get() as { n: number }).n;
     this.summary.decisions = count('SELECT count(*) AS n FROM decisions');
     this.summary.laws = count('SELECT count(*) AS n FROM laws WHERE text_available = 1');
     this.summary.law_units = count('SELECT count(*) AS n FROM law_units u JOIN laws l ON l.id = u.law_id WHERE l.text_available = 1');

@@ -9,6 +9,7 @@ import { parseNormenkette } from '../corpus/norms.ts';
 import type { WriteOutcome } from '../corpus/law-store.ts';
 import { buildDecisionText } from './decision-text.ts';
 import { documentKind, type DecisionRecord } from './decision-record.ts';
+import { stmt } from '../corpus/statements.ts';
 
 export interface WriteDecisionResult {
   outcome: WriteOutcome;
@@ -20,15 +21,15 @@ interface Existing { id: string; doknr: string | null; ecli: string | null; cont
 function findExisting(db: CorpusDb, rec: DecisionRecord, court: string, azKeys: string[]): Existing | undefined {
   const cols = 'id, doknr, ecli, content_hash';
   if (rec.doknr) {
-    const row = db.prepare(`SELECT ${cols} FROM decisions WHERE doknr = ?`).get(rec.doknr) as Existing | undefined;
+    const row = stmt(db, `SELECT ${cols} FROM decisions WHERE doknr = ?`).get(rec.doknr) as Existing | undefined;
     if (row) return row;
   }
   if (rec.ecli) {
-    const row = db.prepare(`SELECT ${cols} FROM decisions WHERE ecli = ?`).get(rec.ecli) as Existing | undefined;
+    const row = stmt(db, `SELECT ${cols} FROM decisions WHERE ecli = ?`).get(rec.ecli) as Existing | undefined;
     if (row && (!rec.doknr || !row.doknr)) return row;
   }
   if (azKeys.length > 0 && rec.date) {
-    const row = db.prepare(`
+    const row = stmt(db, `
       SELECT d.id, d.doknr, d.ecli, d.content_hash FROM decisions d
       JOIN decision_file_numbers f ON f.decision_id = d.id AND f.position = 0
       WHERE d.court = ? AND d.date = ? AND f.az_key = ?`).get(court, rec.date, azKeys[0]) as Existing | undefined;
@@ -90,12 +91,12 @@ export function writeDecision(db: CorpusDb, input: DecisionRecord, importedAt: s
   });
   for (const [column, value] of [['doknr', rec.doknr], ['ecli', rec.ecli]] as const) {
     if (!value) continue;
-    const holder = db.prepare(`SELECT id FROM decisions WHERE ${column} = ?`).get(value) as { id: string } | undefined;
+    const holder = stmt(db, `SELECT id FROM decisions WHERE ${column} = ?`).get(value) as { id: string } | undefined;
     if (holder && holder.id !== id) throw new Error(`${column} ${value} is already held by decision ${holder.id}`);
   }
 
   upsertCourt(db, court);
-  db.prepare(`
+  stmt(db, `
     INSERT INTO decisions (id, doknr, ecli, court, court_raw, chamber, date, aktenzeichen, document_type, document_kind,
       title, leitsatz, norms, full_text, text_length, has_rn_anchors, rn_from, rn_to, source_format, source_name,
       content_hash, imported_at)
@@ -113,21 +114,21 @@ export function writeDecision(db: CorpusDb, input: DecisionRecord, importedAt: s
   `).run({ ...row, id, source_name: rec.sourceName, content_hash: contentHash, imported_at: importedAt });
 
   for (const table of ['decision_file_numbers', 'decision_sections', 'decision_randnummern', 'chunks', 'decision_norms']) {
-    db.prepare(`DELETE FROM ${table} WHERE decision_id = ?`).run(id);
+    stmt(db, `DELETE FROM ${table} WHERE decision_id = ?`).run(id);
   }
   // Edges found in the old text point at old Randnummern; the citation engine rebuilds them.
-  db.prepare('DELETE FROM citation_edges WHERE from_decision_id = ?').run(id);
+  stmt(db, 'DELETE FROM citation_edges WHERE from_decision_id = ?').run(id);
 
-  const insFile = db.prepare('INSERT INTO decision_file_numbers (decision_id, position, aktenzeichen, az_key) VALUES (?, ?, ?, ?)');
+  const insFile = stmt(db, 'INSERT INTO decision_file_numbers (decision_id, position, aktenzeichen, az_key) VALUES (?, ?, ?, ?)');
   fileNumbers.forEach((f, i) => insFile.run(id, i, f, azKeys[i]));
-  const insSection = db.prepare('INSERT INTO decision_sections (decision_id, position, name, start_offset, end_offset) VALUES (?, ?, ?, ?, ?)');
+  const insSection = stmt(db, 'INSERT INTO decision_sections (decision_id, position, name, start_offset, end_offset) VALUES (?, ?, ?, ?, ?)');
   text.sections.forEach((s, i) => insSection.run(id, i, s.name, s.start, s.end));
-  const insRn = db.prepare('INSERT INTO decision_randnummern (decision_id, position, rn, start_offset, end_offset) VALUES (?, ?, ?, ?, ?)');
+  const insRn = stmt(db, 'INSERT INTO decision_randnummern (decision_id, position, rn, start_offset, end_offset) VALUES (?, ?, ?, ?, ?)');
   text.randnummern.forEach((r, i) => insRn.run(id, i, r.rn, r.start, r.end));
-  const insChunk = db.prepare(`INSERT INTO chunks (decision_id, position, section, rn_from, rn_to, start_offset, end_offset, text)
+  const insChunk = stmt(db, `INSERT INTO chunks (decision_id, position, section, rn_from, rn_to, start_offset, end_offset, text)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
   for (const c of text.chunks) insChunk.run(id, c.position, c.section, c.rn_from, c.rn_to, c.start, c.end, c.text);
-  const insNorm = db.prepare('INSERT INTO decision_norms (decision_id, position, norm, law, unit) VALUES (?, ?, ?, ?, ?)');
+  const insNorm = stmt(db, 'INSERT INTO decision_norms (decision_id, position, norm, law, unit) VALUES (?, ?, ?, ?, ?)');
   norms.forEach((n, i) => insNorm.run(id, i, n.norm, n.law, n.unit));
 
   return { outcome: existing ? 'updated' : 'imported', id };

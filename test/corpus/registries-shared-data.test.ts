@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { resolveCourt } from '../../src/corpus/courts.ts';
 import { STATES } from '../../src/corpus/court-places.ts';
 import { abbreviationKey, citedAbbreviation } from '../../src/corpus/law-aliases.ts';
+import { EU_CATALOGUE } from '../../src/corpus/eu-catalogue.ts';
 import { sharedData, skipUnlessSharedData } from '../helpers/shared-data.ts';
 
 const tsv = (path: string) => readFileSync(sharedData(path), 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t'));
@@ -57,6 +58,8 @@ test('cited abbreviations of all 6,877 GII laws are unique, and the README quirk
   }
   const duplicates = [...byKey].filter(([, v]) => v.length > 1);
   assert.deepEqual(duplicates, []);
+  const catalogue = EU_CATALOGUE.map((a) => a.abbreviation).filter((a) => byKey.has(a));
+  assert.deepEqual(catalogue, [], 'no German law takes the abbreviation of a catalogue act');
   const cited = (j: string) => {
     const row = rows.find((r) => r[1] === j)!;
     return citedAbbreviation(row[1], row[2]);
