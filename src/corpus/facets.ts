@@ -25,7 +25,7 @@ function merged(...lists: { value: string; count: number }[][]) {
 
 const DECISION_FACETS: Record<string, string> = {
   court_name: 'SELECT court AS value, count(*) AS count FROM decisions GROUP BY court',
-  document_type: `SELECT coalesce(document_type, 'Sonstige') AS value, count(*) AS count FROM decisions GROUP BY 1`,
+  document_type: `SELECT coalesce(document_kind, 'Sonstige') AS value, count(*) AS count FROM decisions GROUP BY 1`,
   branch: `SELECT coalesce(c.branch, 'unbekannt') AS value, count(*) AS count FROM decisions d LEFT JOIN courts c ON c.code = d.court GROUP BY 1`,
   law_abbreviation: 'SELECT law AS value, count(DISTINCT decision_id) AS count FROM decision_norms GROUP BY law',
 };

@@ -35,10 +35,10 @@ function insertDecision(db: Database.Database, row: { id: string; ecli: string |
     sections.push({ name: part.section, start, end: codePointLength(text) });
   }
   const rns = chunks.map((chunk) => chunk.rn).filter((rn): rn is number => rn !== null);
-  db.prepare(`INSERT INTO decisions (id, ecli, court, date, aktenzeichen, document_type, full_text, text_length,
+  db.prepare(`INSERT INTO decisions (id, ecli, court, date, aktenzeichen, document_type, document_kind, full_text, text_length,
               has_rn_anchors, rn_from, rn_to, source_format, content_hash, imported_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'test', 'x', '2026-01-01T00:00:00Z')`)
-    .run(row.id, row.ecli, row.court, row.date, row.az, row.type, text, codePointLength(text), rns.length ? 1 : 0,
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'test', 'x', '2026-01-01T00:00:00Z')`)
+    .run(row.id, row.ecli, row.court, row.date, row.az, row.type, row.type, text, codePointLength(text), rns.length ? 1 : 0,
       rns.length ? Math.min(...rns) : null, rns.length ? Math.max(...rns) : null);
   db.prepare('INSERT INTO decision_file_numbers (decision_id, position, aktenzeichen, az_key) VALUES (?, 0, ?, ?)')
     .run(row.id, row.az, row.az.toLowerCase());
