@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { backendUnavailable, notFound, validationFailed } from '../errors.ts';
+import { azKey } from './ids.ts';
 
 export interface DecisionRow {
   id: string;
@@ -19,11 +20,6 @@ export interface DecisionRow {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ECLI = /^ECLI:/i;
-
-/** The lookup key of an Aktenzeichen: case-folded, whitespace collapsed (as decision_file_numbers.az_key). */
-export function azKey(aktenzeichen: string): string {
-  return aktenzeichen.normalize('NFC').replace(/\s+/g, ' ').trim().toLowerCase();
-}
 
 /** Whether `filter` names the court: equal, or a whole-word prefix of it ("OLG" matches "OLG München"). */
 export function courtMatches(court: string, filter: string): boolean {

@@ -1,5 +1,6 @@
 // Assembles a decision's plain text from its sections of blocks and cuts it into chunks. All offsets that leave this
 // module are Unicode code points into full_text.
+import { codePointLength } from '../text/code-points.ts';
 import type { SectionBlocks } from './blocks.ts';
 
 export const CHUNK_MIN = 400;
@@ -26,22 +27,6 @@ export interface BuiltDecisionText {
   hasRnAnchors: boolean;
   rnFrom: number | null;
   rnTo: number | null;
-}
-
-/** Number of Unicode code points of a string. */
-export function codePointLength(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n--;
-        i++;
-      }
-    }
-  }
-  return n;
 }
 
 /** Converts UTF-16 offsets of one string to code point offsets (cheap when the text has no astral characters). */

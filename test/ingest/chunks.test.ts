@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CHUNK_MAX, CHUNK_MIN, buildDecisionText, codePointLength } from '../../src/ingest/decision-text.ts';
+import { CHUNK_MAX, CHUNK_MIN, buildDecisionText } from '../../src/ingest/decision-text.ts';
+import { codePointLength } from '../../src/text/code-points.ts';
 import type { Block, SectionBlocks } from '../../src/ingest/blocks.ts';
 import { renderBlocks, renderMarkdownBlocks } from '../../src/ingest/blocks.ts';
 import { htmlEvents } from '../../src/ingest/xml.ts';
