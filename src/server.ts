@@ -1,8 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from 'h3';
-import Database from 'better-sqlite3';
-import * as sqliteVec from 'sqlite-vec';
+import { openCorpus, type CorpusDb } from './corpus/open.ts';
 import { existsSync } from 'node:fs';
 import { openState } from './accounts/state-db.ts';
 import { loadConfig, type Config } from './config.ts';
@@ -10,12 +9,8 @@ import { createApp } from './http/app.ts';
 import type { Operation, Services } from './operations/operation.ts';
 
 /** Opens an existing corpus read-only (the server never writes it; replacing the file never touches accounts). */
-export function openCorpusReadonly(path: string): Database.Database | null {
-  if (!existsSync(path)) return null;
-  const db = new Database(path, { readonly: true, fileMustExist: true });
-  db.pragma('busy_timeout = 5000');
-  sqliteVec.load(db);
-  return db;
+export function openCorpusReadonly(path: string): CorpusDb | null {
+  return existsSync(path) ? openCorpus(path, { readonly: true }) : null;
 }
 
 /**
