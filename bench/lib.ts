@@ -1,4 +1,5 @@
 /** Small helpers for benchmarks: timing, percentiles, printed tables. Benchmarks print; they never assert. */
+import { Agent, request } from 'node:http';
 
 export interface Stats { n: number; p50: number; p95: number; p99: number; mean: number }
 
@@ -29,10 +30,6 @@ export function printTable(rows: (string | number)[][]): void {
     if (index === 0) console.log(widths.map((width) => '-'.repeat(width)).join('  '));
   }
 }
-
-export const ms = (value: number) => `${value.toFixed(3)} ms`;
-
-import { Agent, request } from 'node:http';
 
 const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
 

@@ -34,8 +34,3 @@ export function nextBerlinMidnight(now: Date): string {
   const offset = berlinOffsetAt(guess);
   return `${nextDay}T00:00:00${offset}`;
 }
-
-/** An ISO timestamp with offset (UTC) for storage and answers. */
-export function isoNow(now: Date): string {
-  return now.toISOString();
-}

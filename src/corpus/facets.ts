@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { invalidArgument } from '../errors.ts';
 import { corpusAsOf } from './coverage.ts';
+import { parseNormenkette, type ParsedNorm } from './norms.ts';
 
 export const FACET_VALUE_LIMIT = 500;
 
@@ -45,22 +46,16 @@ function typedFacet(field: string): FacetSource {
   };
 }
 
-/** A norm as the facet and the search filter take it: `§ 573 Abs. 2 BGB` → unit `§ 573`, law `BGB`. */
-export function parseNorm(norm: string): { canonical: string; unit: string; law: string } {
-  const match = /^\s*(§+|Art\.?|Artikel)\s*(\d+\s?[a-z]?)\b\s*(.*?)\s*([A-ZÄÖÜ][\wÄÖÜäöüß\-]*(?:\s+(?:[IVX]+|\d+))?)\s*$/u.exec(norm.replace(/\s+/g, ' '));
-  if (!match) throw invalidArgument('norm', 'must name one provision with its law, e.g. § 573 BGB or Art. 12 GG');
-  const kind = match[1].startsWith('§') ? '§' : 'Art.';
-  const number = match[2].replace(/\s/g, '');
-  const subdivisions = match[3]
-    .replace(/\bAbs\b\.?/g, 'Abs.').replace(/\bS\b\.?|\bSatz\b/g, 'Satz').replace(/\bNr\b\.?/g, 'Nr.').replace(/\blit\b\.?/g, 'lit.')
-    .replace(/\s+/g, ' ').trim();
-  const unit = `${kind} ${number}`;
-  return { canonical: [unit, subdivisions, match[4]].filter(Boolean).join(' '), unit, law: match[4] };
+/** One norm, canonical, as the importer stores it in decision_norms: `§ 573 Abs 2 BGB` → `§ 573 Abs. 2 BGB`. */
+function parseNorm(norm: string): ParsedNorm {
+  const parsed = parseNormenkette(norm);
+  if (parsed.length !== 1) throw invalidArgument('norm', 'must name one provision with its law, e.g. § 573 BGB or Art. 12 GG');
+  return parsed[0];
 }
 
 /** Decisions citing the norm or any subdivision of it ("subdivisions nest"), per exact norm. */
 function citedNorms(corpus: Database.Database, norm: string) {
-  const { canonical, unit, law } = parseNorm(norm);
+  const { norm: canonical, unit, law } = parseNorm(norm);
   const family = sql<[string, string], { value: string; count: number }>(corpus, 
     'SELECT norm AS value, count(DISTINCT decision_id) AS count FROM decision_norms WHERE law = ? AND unit = ? GROUP BY norm',
   ).all(law, unit);

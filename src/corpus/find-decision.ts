@@ -11,6 +11,8 @@ export interface DecisionRow {
   aktenzeichen: string | null;
   document_type: string | null;
   title: string | null;
+  chamber: string | null;
+  norms: string | null;
   full_text: string;
   text_length: number;
   has_rn_anchors: number;
@@ -28,7 +30,7 @@ export function courtMatches(court: string, filter: string): boolean {
   return name === wanted || name.startsWith(`${wanted} `);
 }
 
-const COLUMNS = `d.id, d.ecli, d.court, d.date, d.aktenzeichen, d.document_type, d.title, d.full_text, d.text_length,
+const COLUMNS = `d.id, d.ecli, d.court, d.date, d.aktenzeichen, d.document_type, d.title, d.chamber, d.norms, d.full_text, d.text_length,
                  d.has_rn_anchors, d.rn_from, d.rn_to`;
 
 /**

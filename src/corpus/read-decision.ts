@@ -28,8 +28,9 @@ function sectionsOf(corpus: Database.Database, decisionId: string) {
   ).all(decisionId);
 }
 
-function sectionSpan(corpus: Database.Database, decision: DecisionRow, wanted: string): Span {
-  const sections = sectionsOf(corpus, decision.id);
+type Section = ReturnType<typeof sectionsOf>[number];
+
+function sectionSpan(sections: Section[], wanted: string): Span {
   const names = SECTION_SYNONYMS[wanted.toLowerCase()] ?? [wanted.toLowerCase()];
   const section = names.map((name) => sections.find((candidate) => candidate.name.toLowerCase() === name)).find(Boolean);
   if (!section) {
@@ -62,8 +63,9 @@ function randnummerSpan(corpus: Database.Database, decision: DecisionRow, from?:
  */
 export function readDecision(corpus: Database.Database, decision: DecisionRow, request: ReadRequest) {
   const ranged = request.rn_from !== undefined || request.rn_to !== undefined;
+  const sections = sectionsOf(corpus, decision.id);
   const span: Span = request.section
-    ? sectionSpan(corpus, decision, request.section)
+    ? sectionSpan(sections, request.section)
     : ranged
       ? randnummerSpan(corpus, decision, request.rn_from, request.rn_to)
       : { start: 0, end: decision.text_length, rn_from: decision.rn_from, rn_to: decision.rn_to, section: null };
@@ -73,9 +75,6 @@ export function readDecision(corpus: Database.Database, decision: DecisionRow, r
   const fileNumbers = sql<[string], { aktenzeichen: string }>(corpus, 
     'SELECT aktenzeichen FROM decision_file_numbers WHERE decision_id = ? ORDER BY position',
   ).all(decision.id).map((row) => row.aktenzeichen);
-  const metadata = sql<[string], { norms: string | null; title: string | null; leitsatz: string | null; chamber: string | null }>(corpus, 
-    'SELECT norms, title, leitsatz, chamber FROM decisions WHERE id = ?',
-  ).get(decision.id)!;
   const printed = decision.has_rn_anchors === 1;
   return {
     id: decision.id,
@@ -87,9 +86,9 @@ export function readDecision(corpus: Database.Database, decision: DecisionRow, r
       document_type: decision.document_type ?? 'Sonstige',
       ecli: decision.ecli,
       file_numbers: fileNumbers,
-      chamber: metadata.chamber,
-      title: metadata.title,
-      norms: metadata.norms,
+      chamber: decision.chamber,
+      title: decision.title,
+      norms: decision.norms,
     },
     ...FORTGELTUNG,
     full_text: fullText,
@@ -99,7 +98,7 @@ export function readDecision(corpus: Database.Database, decision: DecisionRow, r
     rn_source_note: printed
       ? 'Randnummern as printed by the court.'
       : 'The source prints no Randnummern; juralite never invents them.',
-    available_sections: sectionsOf(corpus, decision.id).map((section) => section.name),
+    available_sections: sections.map((section) => section.name),
     available_range: { rn_from: decision.rn_from, rn_to: decision.rn_to, rn_source: printed ? 'printed' : 'none' },
     available_range_scope: 'decision',
     has_rn_anchors: printed,

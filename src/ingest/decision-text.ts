@@ -1,6 +1,5 @@
 // Assembles a decision's plain text from its sections of blocks and cuts it into chunks. All offsets that leave this
 // module are Unicode code points into full_text.
-import { codePointLength } from '../text/code-points.ts';
 import type { SectionBlocks } from './blocks.ts';
 
 export const CHUNK_MIN = 400;

@@ -80,7 +80,7 @@ async function runHandler<TArgs, TResult extends object>(
   }
 }
 
-function createContext(services: Services, caller: Caller | null, now: Date): OperationContext & { commits: ((state: StateDb) => void)[] } {
+function createContext(services: Services, caller: Caller, now: Date): OperationContext & { commits: ((state: StateDb) => void)[] } {
   const commits: ((state: StateDb) => void)[] = [];
   return { services, caller, now, commits, onCommit: (write) => commits.push(write) };
 }
@@ -104,11 +104,7 @@ export async function execute<TArgs, TResult extends object>(
   assertAllowed(operation, caller);
   // 2. Rate limits.
   const buckets: RateBucket[] = operation.heavy ? ['all', 'heavy'] : ['all'];
-  try {
-    takeRateSlot(state, caller.token.id, buckets, now);
-  } catch (error) {
-    throw error instanceof ApiError ? error : stateUnavailable(error);
-  }
+  recordedOrUnavailable(() => takeRateSlot(state, caller.token.id, buckets, now));
   // 3. Arguments (read lazily: a refused caller never makes the server read a request body).
   const raw = typeof request.args === 'function' ? await (request.args as () => Promise<unknown>)() : request.args;
   const args = parseArgs(operation, raw);
@@ -126,36 +122,25 @@ export async function execute<TArgs, TResult extends object>(
   // 5. The work.
   const result = await runHandler(operation, args, ctx);
   // 6. Charge and commit, all or nothing.
-  const credits = commitCharge(state, () => {
+  const credits = recordedOrUnavailable(() => inWriteTransaction(state, () => {
     const outcome = chargeInTransaction(state, organization, config.plans,
       { operation: operation.name, resultKey, cost }, now);
     if (!outcome.charged) throw insufficientCredits(outcome.cost, outcome.balance.total);
     if (volume) addVolume(state, organization.id, volume.unit, volume.amount(result, args), now);
     for (const write of ctx.commits) write(state);
     return { metered: true, cost: outcome.cost, credits_remaining: outcome.balance.total };
-  });
+  }));
   return { status: operation.status ?? 200, body: envelope(result, credits, config) };
-}
-
-/**
- * Runs an operation for local, unmetered use (`juralite check`): validation and handler only, no account.
- * Writes registered with onCommit are not made.
- */
-export async function executeUnmetered<TArgs, TResult extends object>(
-  operation: Operation<TArgs, TResult>, rawArgs: unknown, services: Services,
-): Promise<Answer> {
-  const args = parseArgs(operation, rawArgs);
-  const result = await runHandler(operation, args, createContext(services, null, services.clock()));
-  return { status: operation.status ?? 200, body: envelope(result, { metered: false, cost: 0, credits_remaining: 0 }, services.config) };
 }
 
 function envelope(result: object, credits: Credits, config: Services['config']): Answer['body'] {
   return { ...result, api_version: config.release, changelog_url: config.changelogUrl, credits };
 }
 
-function commitCharge(state: StateDb, work: () => Credits): Credits {
+/** Runs a write to the state database; an ApiError passes, any other failure becomes 503 with nothing charged. */
+function recordedOrUnavailable<T>(write: () => T): T {
   try {
-    return inWriteTransaction(state, work);
+    return write();
   } catch (error) {
     throw error instanceof ApiError ? error : stateUnavailable(error);
   }

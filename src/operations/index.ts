@@ -28,7 +28,3 @@ export const OPERATIONS: readonly Operation[] = [
   searchDecisions, // 10
   search, // 11
 ];
-
-export function findOperation(name: string): Operation | undefined {
-  return OPERATIONS.find((operation) => operation.name === name);
-}

@@ -16,8 +16,8 @@ export interface Services {
 
 export interface OperationContext {
   services: Services;
-  /** The authenticated caller; null for unmetered local use (`juralite check`). */
-  caller: Caller | null;
+  /** The authenticated caller. */
+  caller: Caller;
   now: Date;
   /** Registers a write to the state database that commits in the same transaction as the charge, or not at all. */
   onCommit(write: (state: StateDb) => void): void;

@@ -23,8 +23,8 @@ before(async () => {
 });
 after(() => api.close());
 
-function assertProblem(reply: { status: number; headers: Headers; body: any }, status: number, code: string) {
-  assert.equal(reply.status, status, JSON.stringify(reply.body));
+function assertProblem(reply: { status: number; headers: Headers; body: any }, status: number, code: string, label = '') {
+  assert.equal(reply.status, status, `${label} ${JSON.stringify(reply.body)}`);
   assert.match(reply.headers.get('content-type') ?? '', /^application\/problem\+json/);
   assert.equal(reply.headers.get('x-service-api-release'), api.services.config.release);
   assert.equal(reply.body.status, status);
@@ -71,9 +71,7 @@ test('401 unauthenticated: missing, malformed, unknown, revoked and expired toke
     ['deleted organization', { authorization: `Bearer ${doomedToken}` }],
   ];
   for (const [name, headers] of cases) {
-    const reply = await api.call('GET', DECISION, { headers });
-    assertProblem(reply, 401, 'unauthenticated');
-    assert.ok(name);
+    assertProblem(await api.call('GET', DECISION, { headers }), 401, 'unauthenticated', name);
   }
   const realNow = api.now();
   api.setNow(new Date(realNow.getTime() + 2 * 86_400_000));
