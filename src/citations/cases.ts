@@ -1,0 +1,245 @@
+// The decision scanner: finds court-decision citations (Aktenzeichen of every federal and Land court form, ECLIs,
+// reporter citations, EuGH/EuG case numbers) and assembles each with the court, decision type and date written before
+// it and the ECLI and parallel reporter citations written after it: one citation per cited decision.
+import { courtFromEcli, resolveCourt } from '../corpus/courts.ts';
+import { alternation, COURT_SOURCE, DECISION_TYPES, FEDERAL_REGISTERS, JOURNALS, LAND_REGISTERS, MONTHS, OFFICIAL_REPORTERS,
+  SELF_COURT_SOURCE, SOCIAL_REGISTERS } from './lexicon.ts';
+import type { CaseCitation, ReporterCitation } from './types.ts';
+
+export interface CaseScanOptions {
+  /** The court of the text being scanned (for 'Senatsurteil vom ...' in a decision); unknown in a check. */
+  citingCourt?: string | null;
+}
+
+const SP = String.raw`[ \u00a0]`;
+const NUM_YEAR = String.raw`\d{1,5}[./]\d{2,4}`;
+const reg = (words: readonly string[]) => alternation(words).replace(/\\s\?/gu, `${SP}?`);
+
+const ARABIC_REGISTERS = reg([
+  ...FEDERAL_REGISTERS.BGH_ARABIC, ...FEDERAL_REGISTERS.BVerfG, ...FEDERAL_REGISTERS.BAG, ...FEDERAL_REGISTERS.BVerwG,
+  ...FEDERAL_REGISTERS.BPatG, ...LAND_REGISTERS,
+]);
+const AZ_SOURCES = [
+  // BSG: 'B 4 AS 17/20 R'
+  String.raw`B${SP}\d{1,2}${SP}(?:${reg(FEDERAL_REGISTERS.BSG)})${SP}\d{1,4}/\d{2}${SP}(?:[A-Z]{1,2})(?:${SP}ER)?`,
+  // LSG and SG: 'L 5 KR 222/14 B ER', 'S 12 AS 1234/19'
+  String.raw`[LS]${SP}\d{1,2}${SP}(?:${reg(SOCIAL_REGISTERS)})${SP}\d{1,5}/\d{2}(?:${SP}(?:B${SP})?ER|${SP}NZB|${SP}B(?![\p{L}\d]))?`,
+  // EuGH / EuG: 'C-252/21', 'T-612/17 P'
+  String.raw`[CTF]-\d{1,4}/\d{2}(?:${SP}P(?![\p{L}\d]))?`,
+  // BGH civil senates and BFH: 'VI ZR 496/18', 'Ib ZR 60/62', 'IX R 12/18'
+  String.raw`[IVX]{1,4}[a-z]?${SP}(?:${reg(FEDERAL_REGISTERS.BGH_ROMAN)}|${reg(FEDERAL_REGISTERS.BFH)})${SP}\d{1,4}/\d{2}`,
+  // BGH special senates without a number: 'KZR 1/19', 'AnwZ (Brfg) 12/19'
+  String.raw`(?:${reg(FEDERAL_REGISTERS.BGH_PLAIN)})${SP}\d{1,4}/\d{2}`,
+  // Everything with an Arabic number in front: '1 BvR 2345/16', '2 AZR 345/15', '4 C 7.15', 'VG 3 K 123.16', 'I-20 U 118/17'
+  String.raw`(?:(?:VG|OVG)${SP}|[IVX]{1,3}-)?\d{1,3}[a-z]?${SP}(?:${ARABIC_REGISTERS})(?:${SP}\((?:pat|Kart|EP|OWi|Brfg|B|R)\))?${SP}${NUM_YEAR}(?:${SP}(?:[A-Z]{1,2}|ER)(?![\p{L}\d.]))?`,
+];
+const ECLI = String.raw`ECLI:[A-Z]{2}:[A-Za-z0-9]{1,7}:\d{4}:[A-Za-z0-9.\-]*[A-Za-z0-9]`;
+const REPORTER_NAMES = alternation([...Object.keys(OFFICIAL_REPORTERS), ...JOURNALS]);
+const REPORTER = String.raw`(?:(${REPORTER_NAMES})\.?${SP}(?:(I{1,3})${SP})?(\d{1,4})(?:${SP}\(\d{1,4}\))?${SP}?,${SP}?((?:I{1,2}-)?\d{1,5})`
+  + String.raw`|(SozR)${SP}((?:\d-)?\d{4}|\d)${SP}§${SP}?(\d{1,4}[a-z]?)${SP}Nr\.?${SP}?(\d{1,4}))`;
+const PINPOINT = String.raw`(?:${SP}?,${SP}?\d{1,5}(?:${SP}?ff?\.?)?|${SP}?<[^<>\n]{1,24}>|${SP}?\(\d[^()\n]{0,16}\)|${SP}?\[[^\[\]\n]{1,40}\]|${SP}S\.?${SP}\d{1,5}(?:${SP}?ff?\.?)?|${SP}?ff?\.)*`;
+
+const ANCHOR = new RegExp(String.raw`(?<![\p{L}\d/.-])(?:(${ECLI})|(${AZ_SOURCES.join('|')})|${REPORTER})(?![\p{L}\d]|/\d)`, 'gu');
+const sticky = (source: string) => new RegExp(source, 'uy');
+const PINPOINTS = sticky(PINPOINT);
+const REPORTER_CONTINUATION = sticky(String.raw`${SP}?;${SP}?(\d{1,4}),${SP}?(\d{1,5})(?![\p{L}\d/])`);
+// After the Aktenzeichen: '-', 'Rn. 12', ', ECLI:...', ', BGHZ 1, 2', ' = NJW ...', '[juris Rn. 9]'.
+const RANDNUMMER = String.raw`(?:\[?juris${SP})?(?:Rn|Rdnr|RdNr|Rz|Tz|Randnr|Randnummer|Rnr)\.?${SP}?\d{1,4}(?:${SP}?ff?\.?)?(?:${SP}?(?:,|und|bis|-)${SP}?\d{1,4}(?:${SP}?ff?\.?)?)*\]?`;
+const TRAIL_GLUE = sticky(String.raw`(?:${SP}*[-–—,=]${SP}*|${SP}+|${SP}*(?:${RANDNUMMER})${SP}*[-–—,=]?${SP}*)+`);
+const ECLI_AT = sticky(ECLI);
+const REPORTER_AT = sticky(REPORTER);
+
+const MONTH_NAMES = Object.keys(MONTHS).map((m) => m[0].toUpperCase() + m.slice(1)).join('|');
+const DATE = String.raw`(?:\d{1,2}\.${SP}?(?:\d{1,2}\.${SP}?(?:\d{4}|\d{2})(?!\d)|(?:${MONTH_NAMES})\.?${SP}\d{4})|\d{4}-\d{2}-\d{2})`;
+const TYPES = alternation(Object.keys(DECISION_TYPES));
+// What may stand between a court and the Aktenzeichen, read backwards from the Aktenzeichen (anchored at the end).
+const PREFIX = new RegExp(String.raw`(?<![\p{L}\d])(?:`
+  + String.raw`(?<court>${COURT_SOURCE})(?:${SP}*[-,]?${SP}*(?<type>${TYPES}))?`
+  + String.raw`|(?<self>${SELF_COURT_SOURCE})`
+  + String.raw`|(?<type2>${TYPES})(?:${SP}(?:des|der)${SP}(?:(?<court2>${COURT_SOURCE})|(?<self2>${SELF_COURT_SOURCE})))?`
+  + String.raw`)(?:${SP}(?:der|des)${SP}[^,;()\n]{3,60}?)??${SP}*,?${SP}*(?:(?:vom|v\.|am)${SP}*)?(?<date>${DATE})?`
+  + String.raw`${SP}*[,:(]?${SP}*(?:[-–—]${SP}*)?(?:(?:Az\.?|Aktenzeichen)${SP}*:?${SP}*)?(?:(?:verb\.${SP})?Rs\.${SP}|Rechtssache${SP})?$`, 'u');
+const DATE_ONLY_PREFIX = new RegExp(String.raw`(?<![\p{L}\d])(?:vom|v\.)${SP}*(?<date>${DATE})${SP}*[,:(]?${SP}*(?:[-–—]${SP}*)?(?:(?:Az\.?|Aktenzeichen)${SP}*:?${SP}*)?$`, 'u');
+const AZ_LABEL_PREFIX = new RegExp(String.raw`(?<![\p{L}\d])(?:Az\.?|Aktenzeichen)${SP}*:?${SP}*$|(?:(?:verb\.${SP})?Rs\.|Rechtssache)${SP}$`, 'u');
+const JOINED_PREFIX = new RegExp(String.raw`^${SP}*(?:,|und|sowie|bzw\.|;)${SP}*(?:[-–—]${SP}*)?$`, 'u');
+const LEADING_ROLE = /(?:(?<![\p{L}])grundlegend(?:e[nrs]?)?|Leitentscheidung|ständige[rn]?\s+Rechtsprechung\s+seit|st\.\s?Rspr\.\s+seit|stRspr\s+seit)(?:\s+(?:so|etwa|bereits|schon|dazu|hierzu|zuletzt|vgl\.))?\s*[:,(]?\s*(?:(?:der|die|das|dem|den)\s+)?(?:\p{L}+\s+){0,2}?$/u;
+const ROLE_TRAP = /(?:sich|sie|unterscheid\p{L}*|weich\p{L}*|änder\p{L}*)\s+(?:\p{L}+\s+){0,3}grundlegend\s+(?:von|vom|gegenüber)\b[^.;]*$/u;
+
+const COURT_BY_REGISTER: [RegExp, string][] = [
+  [/^B \d{1,2} [A-Z]{1,3} /u, 'BSG'],
+  [/^[CF]-/u, 'EuGH'],
+  [/^T-/u, 'EuG'],
+  [new RegExp(`^[IVX]{1,4}[a-z]? (?:${reg(FEDERAL_REGISTERS.BGH_ROMAN)}) `, 'u'), 'BGH'],
+  [new RegExp(`^[IVX]{1,4} (?:${reg(FEDERAL_REGISTERS.BFH)}) `, 'u'), 'BFH'],
+  [new RegExp(`^(?:${reg(FEDERAL_REGISTERS.BGH_PLAIN)}) `, 'u'), 'BGH'],
+  [new RegExp(`^\\d{1,2} (?:${reg(FEDERAL_REGISTERS.BGH_ARABIC)}) `, 'u'), 'BGH'],
+  [new RegExp(`^\\d (?:${reg(FEDERAL_REGISTERS.BVerfG)}) `, 'u'), 'BVerfG'],
+  [/^\d{1,2} (?:AZR|ABR|AZB|AZN|ABN|AZA|ABA) /u, 'BAG'],
+  [/^\d{1,2} (?:W \(pat\)|Ni|ZA \(pat\)|LiQ|Li|Ni \(EP\)) /u, 'BPatG'],
+  [/^\d{1,2} (?:C|CN|BN|NB|VR|WB|WD|PB|B|A|D|P|F) \d{1,4}\.\d{2}$/u, 'BVerwG'],
+];
+
+/** The court an Aktenzeichen belongs to by its form alone (VI ZR -> BGH, 1 BvR -> BVerfG, B 4 AS ... R -> BSG). */
+export function courtOfAktenzeichen(aktenzeichen: string): string | null {
+  const az = aktenzeichen.replace(/\s+/gu, ' ');
+  for (const [re, court] of COURT_BY_REGISTER) if (re.test(az)) return court;
+  return null;
+}
+
+/** 'YYYY-MM-DD' from '14. Januar 2020', '14.01.2020', '2.4.2009', '17. 10. 2017', '1963-09-26'; null if impossible. */
+export function parseGermanDate(written: string): string | null {
+  const w = written.replace(/\s+/gu, ' ').trim();
+  let y: number; let m: number; let d: number;
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/u.exec(w);
+  const numeric = /^(\d{1,2})\. ?(\d{1,2})\. ?(\d{2}|\d{4})$/u.exec(w);
+  const named = /^(\d{1,2})\. ?(\p{L}+)\.? (\d{4})$/u.exec(w);
+  if (iso) [y, m, d] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
+  else if (numeric) {
+    [d, m, y] = [Number(numeric[1]), Number(numeric[2]), Number(numeric[3])];
+    if (numeric[3].length === 2) y += y > 40 ? 1900 : 2000;
+  } else if (named) {
+    const month = MONTHS[named[2].toLowerCase()];
+    if (!month) return null;
+    [d, m, y] = [Number(named[1]), month, Number(named[3])];
+  } else return null;
+  const date = new Date(Date.UTC(y, m - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return null;
+  return date.toISOString().slice(0, 10);
+}
+
+function reporterOf(m: RegExpExecArray, offset: number): ReporterCitation {
+  if (m[offset + 4]) {
+    const [reporter, volume, section, number] = [m[offset + 4], m[offset + 5], m[offset + 6], m[offset + 7]];
+    return { reporter: `${reporter} ${volume}`, volume, page: `§ ${section} Nr. ${number}`, canonical: `${reporter} ${volume} § ${section} Nr. ${number}` };
+  }
+  const name = m[offset].replace(/\s+/gu, ' ');
+  const series = m[offset + 1] ? ` ${m[offset + 1]}` : '';
+  const volume = m[offset + 2];
+  const page = m[offset + 3];
+  return { reporter: name + series, volume, page, canonical: `${name}${series} ${volume}, ${page}` };
+}
+
+function at(re: RegExp, text: string, pos: number): RegExpExecArray | null {
+  re.lastIndex = pos;
+  return re.exec(text);
+}
+
+/** Finds every decision citation in `text`, in order. */
+export function scanCases(text: string, options: CaseScanOptions = {}): CaseCitation[] {
+  const out: CaseCitation[] = [];
+  let lastEnd = 0;
+  ANCHOR.lastIndex = 0;
+  for (let m = ANCHOR.exec(text); m; m = ANCHOR.exec(text)) {
+    if (m.index < lastEnd) continue;
+    const citation = assemble(text, m, lastEnd, out[out.length - 1], options);
+    out.push(...citation);
+    lastEnd = citation[citation.length - 1].end;
+    ANCHOR.lastIndex = lastEnd;
+  }
+  return out;
+}
+
+/** Builds the citation around one anchor (and any reporter chain continuing it: 'BVerfGE 79, 292 <304>; 89, 1'). */
+function assemble(text: string, m: RegExpExecArray, floor: number, previous: CaseCitation | undefined, options: CaseScanOptions): CaseCitation[] {
+  const c: CaseCitation = {
+    type: 'case', start: m.index, end: m.index + m[0].length, court: null, courtFromRegister: false, decisionType: null,
+    date: null, aktenzeichen: null, ecli: null, reporters: [], role: null, canonical: '',
+  };
+  if (m[1]) c.ecli = m[1].toUpperCase();
+  else if (m[2]) c.aktenzeichen = m[2].replace(/\s+/gu, ' ');
+  else c.reporters.push(reporterOf(m, 3));
+  let p = c.end;
+  if (!m[2]) p = pinpoints(text, p);
+  c.end = p;
+
+  readPrefix(text, c, floor, previous, options);
+  // Parallel citations after the Aktenzeichen: '- ECLI:..., Rn. 21', ', BGHZ 132, 105', ' - BVerfGE 108, 282 <301>'.
+  for (;;) {
+    const glue = at(TRAIL_GLUE, text, p);
+    const from = glue ? TRAIL_GLUE.lastIndex : p;
+    const ecli = !c.ecli ? at(ECLI_AT, text, from) : null;
+    if (ecli) {
+      c.ecli = ecli[0].toUpperCase();
+      p = c.end = ECLI_AT.lastIndex;
+      continue;
+    }
+    const rep = at(REPORTER_AT, text, from);
+    if (rep && !/;/u.test(text.slice(p, from))) {
+      c.reporters.push(reporterOf(rep, 1));
+      p = c.end = pinpoints(text, REPORTER_AT.lastIndex);
+      continue;
+    }
+    break;
+  }
+  // A trailing '-' closing the Aktenzeichen ('- 2 AZR 345/15 -') belongs to the citation.
+  const close = /^[ \u00a0]?[-–](?![\p{L}\d])/u.exec(text.slice(c.end, c.end + 3));
+  if (close && c.aktenzeichen && !c.reporters.length) c.end += close[0].length;
+
+  finish(c, options);
+  const result = [c];
+  // 'BVerfGE 79, 292 <304 f.>; 89, 1 <9>': further decisions in the same reporter.
+  const last = c.reporters[c.reporters.length - 1];
+  if (last && !last.page.startsWith('§')) {
+    let q = c.end;
+    for (let cont = at(REPORTER_CONTINUATION, text, q); cont; cont = at(REPORTER_CONTINUATION, text, q)) {
+      const start = cont.index + cont[0].indexOf(cont[1], 1);
+      const end = pinpoints(text, REPORTER_CONTINUATION.lastIndex);
+      const rep: ReporterCitation = { reporter: last.reporter, volume: cont[1], page: cont[2], canonical: `${last.reporter} ${cont[1]}, ${cont[2]}` };
+      const next: CaseCitation = { ...c, start, end, aktenzeichen: null, ecli: null, date: null, decisionType: null, reporters: [rep], role: null, canonical: '' };
+      next.court = OFFICIAL_REPORTERS[last.reporter] ?? null;
+      finish(next, options);
+      result.push(next);
+      q = end;
+    }
+  }
+  return result;
+}
+
+function pinpoints(text: string, pos: number): number {
+  const m = at(PINPOINTS, text, pos);
+  return m ? PINPOINTS.lastIndex : pos;
+}
+
+/** Reads court, decision type and date written before the anchor and moves `start` back over them. */
+function readPrefix(text: string, c: CaseCitation, floor: number, previous: CaseCitation | undefined, options: CaseScanOptions): void {
+  const windowStart = Math.max(floor, c.start - 220);
+  const before = text.slice(windowStart, c.start);
+  // 'Urteile vom 17. Juni 2020 - VIII ZR 10/19 und VIII ZR 11/19': the second shares court and date with the first.
+  if (previous && previous.end >= windowStart && JOINED_PREFIX.test(text.slice(previous.end, c.start)) && c.aktenzeichen && previous.aktenzeichen) {
+    c.court = previous.court;
+    c.courtFromRegister = previous.courtFromRegister;
+    c.date = previous.date;
+    c.decisionType = previous.decisionType;
+    return;
+  }
+  const m = PREFIX.exec(before) ?? DATE_ONLY_PREFIX.exec(before) ?? AZ_LABEL_PREFIX.exec(before);
+  if (!m || m[0].trim() === '') return;
+  const g = m.groups ?? {};
+  c.start = windowStart + m.index;
+  const courtText = g.court ?? g.court2;
+  if (courtText) c.court = resolveCourt(courtText.replace(/-$/u, '')).code;
+  else if (g.self ?? g.self2) c.court = options.citingCourt ?? null;
+  const type = g.type ?? g.type2;
+  if (type) c.decisionType = DECISION_TYPES[type.replace(/\s+/gu, '')] ?? null;
+  else if (/^Senats(?:urteil|beschluss)/u.test(g.self ?? '')) c.decisionType = /urteil/u.test(g.self) ? 'Urteil' : 'Beschluss';
+  if (g.date) c.date = parseGermanDate(g.date);
+  const role = text.slice(Math.max(0, c.start - 90), c.start);
+  if (LEADING_ROLE.test(role) && !ROLE_TRAP.test(role)) c.role = 'leitentscheidung';
+}
+
+function finish(c: CaseCitation, options: CaseScanOptions): void {
+  if (!c.court && c.aktenzeichen) {
+    const implied = courtOfAktenzeichen(c.aktenzeichen);
+    if (implied) {
+      c.court = implied;
+      c.courtFromRegister = true;
+    } else if (options.citingCourt === undefined) {
+      c.court = null;
+    }
+  }
+  if (!c.court && c.ecli) c.court = courtFromEcli(c.ecli)?.code ?? null;
+  if (!c.court && c.reporters.length) c.court = OFFICIAL_REPORTERS[c.reporters[0].reporter] ?? null;
+  if (c.aktenzeichen) c.canonical = c.court ? `${c.court}, ${c.aktenzeichen}` : c.aktenzeichen;
+  else if (c.ecli) c.canonical = c.ecli;
+  else c.canonical = c.reporters[0]?.canonical ?? '';
+}

@@ -1,0 +1,100 @@
+// The citation engine's entry point: decisions first (their spans hide the § inside 'SozR 4-4200 § 22 Nr 88'), then
+// statutes, then the law of a provision that names none is taken from the provision cited just before it.
+// One caller is the citation check (src/citations/check.ts), the other the importer that turns decisions into edges.
+import { scanCases, type CaseScanOptions } from './cases.ts';
+import { canonicalStatute, scanStatutes } from './statutes.ts';
+import type { CaseCitation, Citation, StatuteCitation } from './types.ts';
+
+/** The run's `extraction` object: what was seen, what was dropped and why (api-v1.md, Citation check run). */
+export interface ExtractionReport {
+  detected: number;
+  dropped: number;
+  dropped_unreadable: number;
+  dropped_truncation: number;
+  dropped_trailing_noun: number;
+  dropped_stacked_subdivision: number;
+  dropped_refused_collision: number;
+  not_verifiable: number;
+  possible_citations_unparsed: number;
+  dropped_by_token: { token: string; count: number }[];
+  dropped_unreadable_texts: string[];
+  refused_contract_collision: string[];
+  not_verifiable_by_type: { type: string; count: number }[];
+  possible_citations_unparsed_texts: string[];
+}
+
+export interface Extraction {
+  /** Every citation found, in text order; statutes without any law are left out (counted in the report). */
+  citations: Citation[];
+  report: ExtractionReport;
+}
+
+/** How far back (UTF-16 units) a provision without a law looks for the law of the provision before it. */
+const CONTEXT_WINDOW = 600;
+/** A court, decision type and date with no Aktenzeichen, ECLI or reporter after it: a citation we cannot verify. */
+const UNPARSED_DECISION = /(?<![\p{L}])(?:BGH|BVerfG|BVerwG|BAG|BSG|BFH|BPatG|EuGH|OLG\s\p{Lu}\p{L}+|LG\s\p{Lu}\p{L}+),?\s(?:Urt(?:eil|\.)|Beschl(?:uss|\.))\s(?:vom|v\.)\s\d{1,2}\.\s?(?:\d{1,2}\.\s?\d{2,4}|\p{L}+\s\d{4})(?![\s,-]*(?:[-–]\s*)?(?:Az\.?\s*)?[\dIVXBLSC]{1,4}[\s-])/gu;
+
+export function extractCitations(text: string, options: CaseScanOptions = {}): Extraction {
+  const cases = scanCases(text, options);
+  const statuteScan = scanStatutes(text, cases);
+  const { drops } = statuteScan;
+  const statutes: StatuteCitation[] = [];
+  for (const s of statuteScan.citations) {
+    if (s.law) {
+      statutes.push(s);
+      continue;
+    }
+    const context = lawBefore(statutes, s, text);
+    if (context) statutes.push({ ...s, law: context, lawFromContext: true, canonical: canonicalStatute(s.kind, s.number, s.subdivisions, context) });
+    else drops.withoutLaw.push(text.slice(s.start, s.end));
+  }
+  const citations: Citation[] = [...cases, ...statutes].sort((a, b) => a.start - b.start);
+
+  const unparsed = [...text.matchAll(UNPARSED_DECISION)]
+    .filter((m) => !cases.some((c) => c.start <= m.index && m.index < c.end))
+    .map((m) => m[0]);
+  const reporterOnly = cases.filter((c) => !c.aktenzeichen && !c.ecli).length;
+  const notVerifiable = [
+    { type: 'statute_without_law', count: drops.withoutLaw.length },
+    { type: 'reporter_citation_only', count: reporterOnly },
+  ].filter((t) => t.count > 0);
+  const tokens = new Map<string, number>();
+  for (const t of [...drops.trailingNoun, ...drops.contractCollision]) {
+    const token = t.split(' ').pop() ?? t;
+    tokens.set(token, (tokens.get(token) ?? 0) + 1);
+  }
+  const dropped = drops.unreadable.length + drops.truncation + drops.trailingNoun.length + drops.stacked + drops.contractCollision.length;
+  return {
+    citations,
+    report: {
+      detected: citations.length + dropped + drops.withoutLaw.length,
+      dropped,
+      dropped_unreadable: drops.unreadable.length,
+      dropped_truncation: drops.truncation,
+      dropped_trailing_noun: drops.trailingNoun.length,
+      dropped_stacked_subdivision: drops.stacked,
+      dropped_refused_collision: drops.contractCollision.length,
+      not_verifiable: drops.withoutLaw.length + reporterOnly,
+      possible_citations_unparsed: unparsed.length,
+      dropped_by_token: [...tokens].map(([token, count]) => ({ token, count })),
+      dropped_unreadable_texts: drops.unreadable,
+      refused_contract_collision: drops.contractCollision,
+      not_verifiable_by_type: notVerifiable,
+      possible_citations_unparsed_texts: unparsed,
+    },
+  };
+}
+
+/** The law of the nearest earlier provision of the same kind in the same paragraph ('§ 184 SGG ... nach § 185'). */
+function lawBefore(statutes: readonly StatuteCitation[], s: StatuteCitation, text: string): string | null {
+  for (let i = statutes.length - 1; i >= 0; i--) {
+    const prior = statutes[i];
+    if (s.start - prior.end > CONTEXT_WINDOW) return null;
+    if (prior.kind !== s.kind || !prior.law) continue;
+    if (/\n\s*\n/u.test(text.slice(prior.end, s.start))) return null;
+    return prior.law;
+  }
+  return null;
+}
+
+export type { CaseCitation, Citation, StatuteCitation };
