@@ -243,3 +243,11 @@ function finish(c: CaseCitation, options: CaseScanOptions): void {
   else if (c.ecli) c.canonical = c.ecli;
   else c.canonical = c.reporters[0]?.canonical ?? '';
 }
+
+/** Whether the text holds anything citing a decision: an Aktenzeichen, an ECLI or a reporter citation. */
+export function hasDecisionReference(text: string): boolean {
+  ANCHOR.lastIndex = 0;
+  const found = ANCHOR.test(text);
+  ANCHOR.lastIndex = 0;
+  return found;
+}

@@ -34,3 +34,22 @@ export function sliceCodePoints(text: string, start: number, end?: number): stri
   if (end === undefined) return text.slice(from);
   return text.slice(from, from + utf16Index(text.slice(from), end - start));
 }
+
+/**
+ * A converter from UTF-16 indices to code point offsets for one string, for many lookups: O(1) each after one pass
+ * (and no pass at all for the common string without astral characters).
+ */
+export function codePointIndexer(text: string): (utf16: number) => number {
+  if (!/[\ud800-\udbff][\udc00-\udfff]/u.test(text)) return (utf16) => utf16;
+  const offsets = new Uint32Array(text.length + 1);
+  let points = 0;
+  for (let index = 0; index < text.length; index++) {
+    offsets[index] = points;
+    const unit = text.charCodeAt(index);
+    const next = text.charCodeAt(index + 1);
+    if (unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) offsets[++index] = points;
+    points++;
+  }
+  offsets[text.length] = points;
+  return (utf16) => offsets[utf16];
+}

@@ -14,6 +14,7 @@ import { balanceOf } from '../../src/accounts/ledger.ts';
 import type { Plan } from '../../src/accounts/plans.ts';
 import type { Operation, Services } from '../../src/operations/operation.ts';
 import { buildSmallCorpus } from './small-corpus.ts';
+import { demoCorpus } from './demo-corpus.ts';
 
 export interface Api {
   url: string;
@@ -41,12 +42,14 @@ export interface Reply {
 }
 
 export async function startApi(options: {
-  corpus?: 'small' | 'none' | string;
+  /** 'small' (default): a handful of decisions; 'demo': the fixtures/ corpus (shared, read-only); or a path. */
+  corpus?: 'small' | 'demo' | 'none' | string;
   config?: Partial<Config>;
   operations?: readonly Operation[];
 } = {}): Promise<Api> {
   const dir = mkdtempSync(join(tmpdir(), 'juralite-test-'));
-  const corpusPath = options.corpus && !['small', 'none'].includes(options.corpus) ? options.corpus : join(dir, 'corpus.db');
+  const corpusPath = options.corpus === 'demo' ? await demoCorpus()
+    : options.corpus && !['small', 'none'].includes(options.corpus) ? options.corpus : join(dir, 'corpus.db');
   if ((options.corpus ?? 'small') === 'small') buildSmallCorpus(corpusPath);
   let now = new Date();
   const services = openServices({
