@@ -5,6 +5,7 @@ import { dataPaths } from './paths.ts';
 import { serve } from './serve.ts';
 import { mcpCommand } from '../mcp/command.ts';
 import { describeSummary, importCommand } from './import.ts';
+import { checkCommand } from './check.ts';
 
 const USAGE = `juralite ${RELEASE}: legal research over German decisions and statutes
 
@@ -63,6 +64,11 @@ export async function main(argv: string[]): Promise<number> {
       const started = performance.now();
       const { summary, code } = await importCommand(paths.corpusPath, sources);
       console.log(flags.json ? JSON.stringify(summary) : describeSummary(summary, (performance.now() - started) / 1000));
+      return code;
+    }
+    case 'check': {
+      const { body, code } = checkCommand(paths.corpusPath, flags);
+      console.log(JSON.stringify(body, null, flags.json ? undefined : 2));
       return code;
     }
     case 'mcp':
