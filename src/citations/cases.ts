@@ -21,25 +21,31 @@ const ARABIC_REGISTERS = reg([
 ]);
 const AZ_SOURCES = [
   // BSG: 'B 4 AS 17/20 R'
-  String.raw`B${SP}\d{1,2}${SP}(?:${reg(FEDERAL_REGISTERS.BSG)})${SP}\d{1,4}/\d{2}${SP}(?:[A-Z]{1,2})(?:${SP}ER)?`,
+  String.raw`B${SP}\d{1,2}[a-z]?${SP}(?:${reg(FEDERAL_REGISTERS.BSG)})${SP}\d{1,4}/\d{2}${SP}(?:[A-Z]{1,2})(?:${SP}ER)?`,
+  // BSG before 2000: '12 RK 20/92'
+  String.raw`\d{1,2}[a-z]?${SP}(?:${reg(FEDERAL_REGISTERS.BSG_OLD)})${SP}\d{1,4}/\d{2}`,
   // LSG and SG: 'L 5 KR 222/14 B ER', 'S 12 AS 1234/19'
   String.raw`[LS]${SP}\d{1,2}${SP}(?:${reg(SOCIAL_REGISTERS)})${SP}\d{1,5}/\d{2}(?:${SP}(?:B${SP})?ER|${SP}NZB|${SP}B(?![\p{L}\d]))?`,
   // EuGH / EuG: 'C-252/21', 'T-612/17 P'
-  String.raw`[CTF]-\d{1,4}/\d{2}(?:${SP}P(?![\p{L}\d]))?`,
+  String.raw`[CTF]${SP}?-${SP}?\d{1,4}/\d{2}(?:${SP}P(?![\p{L}\d]))?`,
+  // EGMR application numbers, only where the EGMR is named just before: 'EGMR, Urteil vom 4. September 2014 - 140/10 -'
+  String.raw`(?<=EGMR[^.;]{0,80}?(?:Nr\.|no\.|[-–])${SP}?)\d{1,6}/\d{2}`,
   // BGH civil senates and BFH: 'VI ZR 496/18', 'Ib ZR 60/62', 'IX R 12/18'
   String.raw`[IVX]{1,4}[a-z]?${SP}(?:${reg(FEDERAL_REGISTERS.BGH_ROMAN)}|${reg(FEDERAL_REGISTERS.BFH)})${SP}\d{1,4}/\d{2}`,
   // BGH special senates without a number: 'KZR 1/19', 'AnwZ (Brfg) 12/19'
   String.raw`(?:${reg(FEDERAL_REGISTERS.BGH_PLAIN)})${SP}\d{1,4}/\d{2}`,
   // Everything with an Arabic number in front: '1 BvR 2345/16', '2 AZR 345/15', '4 C 7.15', 'VG 3 K 123.16', 'I-20 U 118/17'
-  String.raw`(?:(?:VG|OVG)${SP}|[IVX]{1,3}-)?\d{1,3}[a-z]?${SP}(?:${ARABIC_REGISTERS})(?:${SP}\((?:pat|Kart|EP|OWi|Brfg|B|R)\))?${SP}${NUM_YEAR}(?:${SP}(?:[A-Z]{1,2}|ER)(?![\p{L}\d.]))?`,
+  String.raw`(?:(?:VG|OVG)${SP}|[IVX]{1,3}-)?\d{1,3}[a-z]?${SP}(?:${ARABIC_REGISTERS})(?:${SP}\(${SP}?(?:pat|Kart|EP|OWi|Brfg|B|R)${SP}?\))?${SP}${NUM_YEAR}(?:${SP}(?:[A-Z]{1,2}|ER)(?![\p{L}\d.]))?`,
 ];
 const ECLI = String.raw`ECLI:[A-Z]{2}:[A-Za-z0-9]{1,7}:\d{4}:[A-Za-z0-9.\-]*[A-Za-z0-9]`;
-const REPORTER_NAMES = alternation([...Object.keys(OFFICIAL_REPORTERS), ...JOURNALS]);
+const REPORTER_NAMES = alternation([...Object.keys(OFFICIAL_REPORTERS), ...JOURNALS]).replace(/\\\//gu, `${SP}?/${SP}?`);
 const REPORTER = String.raw`(?:(${REPORTER_NAMES})\.?${SP}(?:(I{1,3})${SP})?(\d{1,4})(?:${SP}\(\d{1,4}\))?${SP}?,${SP}?((?:I{1,2}-)?\d{1,5})`
-  + String.raw`|(SozR)${SP}((?:\d-)?\d{4}|\d)${SP}§${SP}?(\d{1,4}[a-z]?)${SP}Nr\.?${SP}?(\d{1,4}))`;
-const PINPOINT = String.raw`(?:${SP}?,${SP}?\d{1,5}(?:${SP}?ff?\.?)?|${SP}?<[^<>\n]{1,24}>|${SP}?\(\d[^()\n]{0,16}\)|${SP}?\[[^\[\]\n]{1,40}\]|${SP}S\.?${SP}\d{1,5}(?:${SP}?ff?\.?)?|${SP}?ff?\.)*`;
+  + String.raw`|(SozR)${SP}((?:\d${SP}?-${SP}?)?\d{4}|\d)${SP}§${SP}?(\d{1,4}[a-z]?)${SP}Nrn?\.?${SP}?(\d{1,4})`
+  // Collections cited by provision: 'Buchholz 406.11 § 9 BauGB Nr. 74', 'AP Nr. 17 zu § 74 HGB', 'EzA BGB 2002 § 626 Nr. 12'
+  + String.raw`|(Buchholz${SP}\d{3}(?:\.\d{1,3})*|AP${SP}Nr\.?${SP}?\d{1,4}${SP}zu|AP|EzA)${SP}((?:[A-ZÄÖÜ][\p{L}]*(?:${SP}(?:19|20)\d\d)?${SP})?)§${SP}?(\d{1,4}(?:[a-z]|${SP}[a-z](?![\p{L}.]))?)((?:${SP}[A-ZÄÖÜ][\p{L}]*)?(?:${SP}Nr\.?${SP}?\d{1,4})?))`;
+const PINPOINT = String.raw`(?:${SP}?,${SP}?\d{1,5}(?:${SP}?ff?\.?)?|/\d{1,5}(?:${SP}?ff?\.?)?|${SP}?<[^<>\n]{1,24}>|${SP}?\(\d[^()\n]{0,16}\)|${SP}?\[[^\[\]\n]{1,40}\]|${SP}S\.?${SP}\d{1,5}(?:${SP}?ff?\.?)?|${SP}?ff?\.)*`;
 
-const ANCHOR = new RegExp(String.raw`(?<![\p{L}\d/.-])(?:(${ECLI})|(${AZ_SOURCES.join('|')})|${REPORTER})(?![\p{L}\d]|/\d)`, 'gu');
+const ANCHOR = new RegExp(String.raw`(?<![\p{L}\d/.-])(?:(${ECLI})|(${AZ_SOURCES.join('|')})(?!/\d)|${REPORTER})(?![\p{L}\d])`, 'gu');
 const sticky = (source: string) => new RegExp(source, 'uy');
 const PINPOINTS = sticky(PINPOINT);
 const REPORTER_CONTINUATION = sticky(String.raw`${SP}?;${SP}?(\d{1,4}),${SP}?(\d{1,5})(?![\p{L}\d/])`);
@@ -58,15 +64,16 @@ const PREFIX = new RegExp(String.raw`(?<![\p{L}\d])(?:`
   + String.raw`|(?<self>${SELF_COURT_SOURCE})`
   + String.raw`|(?<type2>${TYPES})(?:${SP}(?:des|der)${SP}(?:(?<court2>${COURT_SOURCE})|(?<self2>${SELF_COURT_SOURCE})))?`
   + String.raw`)(?:${SP}(?:der|des)${SP}[^,;()\n]{3,60}?)??${SP}*,?${SP}*(?:(?:vom|v\.|am)${SP}*)?(?<date>${DATE})?`
-  + String.raw`${SP}*[,:(]?${SP}*(?:[-–—]${SP}*)?(?:(?:Az\.?|Aktenzeichen)${SP}*:?${SP}*)?(?:(?:verb\.${SP})?Rs\.${SP}|Rechtssache${SP})?$`, 'u');
-const DATE_ONLY_PREFIX = new RegExp(String.raw`(?<![\p{L}\d])(?:vom|v\.)${SP}*(?<date>${DATE})${SP}*[,:(]?${SP}*(?:[-–—]${SP}*)?(?:(?:Az\.?|Aktenzeichen)${SP}*:?${SP}*)?$`, 'u');
+  + String.raw`${SP}*[,:(]?${SP}*(?:[-–—]{1,2}${SP}*)?(?:(?:Az\.?|Aktenzeichen)${SP}*:?${SP}*)?(?:(?:verb\.${SP})?Rs\.${SP}|Rechtssache${SP})?$`, 'u');
+const DATE_ONLY_PREFIX = new RegExp(String.raw`(?<![\p{L}\d])(?:vom|v\.)${SP}*(?<date>${DATE})${SP}*[,:(]?${SP}*(?:[-–—]{1,2}${SP}*)?(?:(?:Az\.?|Aktenzeichen)${SP}*:?${SP}*)?$`, 'u');
 const AZ_LABEL_PREFIX = new RegExp(String.raw`(?<![\p{L}\d])(?:Az\.?|Aktenzeichen)${SP}*:?${SP}*$|(?:(?:verb\.${SP})?Rs\.|Rechtssache)${SP}$`, 'u');
 const JOINED_PREFIX = new RegExp(String.raw`^${SP}*(?:,|und|sowie|bzw\.|;)${SP}*(?:[-–—]${SP}*)?$`, 'u');
 const LEADING_ROLE = /(?:(?<![\p{L}])grundlegend(?:e[nrs]?)?|Leitentscheidung|ständige[rn]?\s+Rechtsprechung\s+seit|st\.\s?Rspr\.\s+seit|stRspr\s+seit)(?:\s+(?:so|etwa|bereits|schon|dazu|hierzu|zuletzt|vgl\.))?\s*[:,(]?\s*(?:(?:der|die|das|dem|den)\s+)?(?:\p{L}+\s+){0,2}?$/u;
 const ROLE_TRAP = /(?:sich|sie|unterscheid\p{L}*|weich\p{L}*|änder\p{L}*)\s+(?:\p{L}+\s+){0,3}grundlegend\s+(?:von|vom|gegenüber)\b[^.;]*$/u;
 
 const COURT_BY_REGISTER: [RegExp, string][] = [
-  [/^B \d{1,2} [A-Z]{1,3} /u, 'BSG'],
+  [/^B \d{1,2}[a-z]? [A-Z]{1,3} /u, 'BSG'],
+  [new RegExp(`^\\d{1,2}[a-z]? (?:${reg(FEDERAL_REGISTERS.BSG_OLD)}) `, 'u'), 'BSG'],
   [/^[CF]-/u, 'EuGH'],
   [/^T-/u, 'EuG'],
   [new RegExp(`^[IVX]{1,4}[a-z]? (?:${reg(FEDERAL_REGISTERS.BGH_ROMAN)}) `, 'u'), 'BGH'],
@@ -108,15 +115,24 @@ export function parseGermanDate(written: string): string | null {
 }
 
 function reporterOf(m: RegExpExecArray, offset: number): ReporterCitation {
+  if (m[offset + 8]) {
+    const written = m[0].slice(m[0].indexOf(m[offset + 8])).replace(/\s+/gu, ' ').trim();
+    return { reporter: m[offset + 8].replace(/\s+/gu, ' '), volume: (m[offset + 9] ?? '').trim(), page: `§ ${m[offset + 10]}${m[offset + 11] ?? ''}`, canonical: written };
+  }
   if (m[offset + 4]) {
     const [reporter, volume, section, number] = [m[offset + 4], m[offset + 5], m[offset + 6], m[offset + 7]];
     return { reporter: `${reporter} ${volume}`, volume, page: `§ ${section} Nr. ${number}`, canonical: `${reporter} ${volume} § ${section} Nr. ${number}` };
   }
-  const name = m[offset].replace(/\s+/gu, ' ');
+  const name = m[offset].replace(/\s*\/\s*/gu, '/').replace(/\s+/gu, ' ');
   const series = m[offset + 1] ? ` ${m[offset + 1]}` : '';
   const volume = m[offset + 2];
   const page = m[offset + 3];
   return { reporter: name + series, volume, page, canonical: `${name}${series} ${volume}, ${page}` };
+}
+
+/** The Aktenzeichen as courts write it: single spaces, 'C-238/14' and '(pat)' without inner spaces. */
+function normalAktenzeichen(written: string): string {
+  return written.replace(/\s+/gu, ' ').replace(/^([CTF]) ?- ?/u, '$1-').replace(/\( ?(\w+) ?\)/gu, '($1)');
 }
 
 function at(re: RegExp, text: string, pos: number): RegExpExecArray | null {
@@ -146,7 +162,7 @@ function assemble(text: string, m: RegExpExecArray, floor: number, previous: Cas
     date: null, aktenzeichen: null, ecli: null, reporters: [], role: null, canonical: '',
   };
   if (m[1]) c.ecli = m[1].toUpperCase();
-  else if (m[2]) c.aktenzeichen = m[2].replace(/\s+/gu, ' ');
+  else if (m[2]) c.aktenzeichen = normalAktenzeichen(m[2]);
   else c.reporters.push(reporterOf(m, 3));
   let p = c.end;
   if (!m[2]) p = pinpoints(text, p);

@@ -39,12 +39,17 @@ export function extractCitations(text: string, options: CaseScanOptions = {}): E
   const statuteScan = scanStatutes(text, cases);
   const { drops } = statuteScan;
   const statutes: StatuteCitation[] = [];
-  for (const s of statuteScan.citations) {
+  const literature: string[] = [];
+  for (const [i, s] of statuteScan.citations.entries()) {
     if (s.law) {
       statutes.push(s);
       continue;
     }
-    const context = lawBefore(statutes, s, text);
+    if (LITERATURE_BEFORE.test(text.slice(Math.max(0, s.start - 16), s.start)) || LITERATURE_AFTER.test(text.slice(s.end, s.end + 12))) {
+      literature.push(text.slice(s.start, s.end));
+      continue;
+    }
+    const context = lawAfter(statuteScan.citations, i, text) ?? lawBefore(statutes, s, text);
     if (context) statutes.push({ ...s, law: context, lawFromContext: true, canonical: canonicalStatute(s.kind, s.number, s.subdivisions, context) });
     else drops.withoutLaw.push(text.slice(s.start, s.end));
   }
@@ -57,6 +62,7 @@ export function extractCitations(text: string, options: CaseScanOptions = {}): E
   const notVerifiable = [
     { type: 'statute_without_law', count: drops.withoutLaw.length },
     { type: 'reporter_citation_only', count: reporterOnly },
+    { type: 'literature_section', count: literature.length },
   ].filter((t) => t.count > 0);
   const tokens = new Map<string, number>();
   for (const t of [...drops.trailingNoun, ...drops.contractCollision]) {
@@ -67,14 +73,14 @@ export function extractCitations(text: string, options: CaseScanOptions = {}): E
   return {
     citations,
     report: {
-      detected: citations.length + dropped + drops.withoutLaw.length,
+      detected: citations.length + dropped + drops.withoutLaw.length + literature.length,
       dropped,
       dropped_unreadable: drops.unreadable.length,
       dropped_truncation: drops.truncation,
       dropped_trailing_noun: drops.trailingNoun.length,
       dropped_stacked_subdivision: drops.stacked,
       dropped_refused_collision: drops.contractCollision.length,
-      not_verifiable: drops.withoutLaw.length + reporterOnly,
+      not_verifiable: drops.withoutLaw.length + reporterOnly + literature.length,
       possible_citations_unparsed: unparsed.length,
       dropped_by_token: [...tokens].map(([token, count]) => ({ token, count })),
       dropped_unreadable_texts: drops.unreadable,
@@ -83,6 +89,23 @@ export function extractCitations(text: string, options: CaseScanOptions = {}): E
       possible_citations_unparsed_texts: unparsed,
     },
   };
+}
+
+/** A § in a commentary or textbook ('aaO, § 38 II', '2. Aufl., 1953, § 74 Anm. 13'), not a statute. */
+const LITERATURE_BEFORE = /(?:a\.\s?a\.\s?O\.|aaO|Aufl\.|(?:1[89]|20)\d\d)\s?,?\s*$/u;
+const LITERATURE_AFTER = /^\s*(?:[IVX]{1,4}\b\s*\d*\s*)?(?:Anm\.|Rdn\.|Rn\.|Rz\.|Rdnr\.)/u;
+/** How far ahead in the same sentence a provision without a law looks for the law of the next one ('des § 236 anstelle des § 240 SGB V'). */
+const FORWARD_WINDOW = 60;
+
+/** The written law of the next provision of the same kind, close behind in the same sentence. */
+function lawAfter(scanned: readonly StatuteCitation[], index: number, text: string): string | null {
+  const s = scanned[index];
+  for (let j = index + 1; j < scanned.length; j++) {
+    const next = scanned[j];
+    if (next.start - s.end > FORWARD_WINDOW || /[.;:]\s|\n/u.test(text.slice(s.end, next.start))) return null;
+    if (next.kind === s.kind && next.law) return next.law;
+  }
+  return null;
 }
 
 /** The law of the nearest earlier provision of the same kind in the same paragraph ('§ 184 SGG ... nach § 185'). */

@@ -18,15 +18,17 @@ export const FEDERAL_REGISTERS = {
   // Bundesgerichtshof: Zivilsenate (Roman), Strafsenate (Arabic), special senates.
   BGH_ROMAN: ['ZR', 'ZB', 'ZA', 'ARZ', 'AR', 'ZR (Ü)'],
   BGH_ARABIC: ['StR', 'ARs', 'StB', 'BJs', 'BGs', 'StE'],
-  BGH_PLAIN: ['KZR', 'KVR', 'KVZ', 'KRB', 'EnVR', 'EnZR', 'EnVZ', 'AnwZ (Brfg)', 'AnwZ (B)', 'AnwZ', 'AnwSt (R)', 'NotZ (Brfg)',
+  BGH_PLAIN: ['StB', 'KZR', 'KVR', 'KVZ', 'KRB', 'EnVR', 'EnZR', 'EnVZ', 'AnwZ (Brfg)', 'AnwZ (B)', 'AnwZ', 'AnwSt (R)', 'NotZ (Brfg)',
     'NotZ', 'NotSt (Brfg)', 'RiZ (R)', 'RiZ', 'LwZR', 'LwZB', 'LwZA', 'PatAnwZ', 'StbSt (R)', 'WpSt (R)', 'GSZ', 'GSSt', 'VGS'],
   BVerfG: ['BvR', 'BvL', 'BvF', 'BvE', 'BvB', 'BvC', 'BvG', 'BvH', 'BvK', 'BvM', 'BvN', 'BvO', 'BvP', 'BvQ', 'BvT', 'PBvU', 'PBvV'],
   BAG: ['AZR', 'ABR', 'AZB', 'AZN', 'ABN', 'AZA', 'ABA', 'AS', 'AR'],
   // Bundesverwaltungsgericht: '4 C 7.15' (dot before the year).
-  BVerwG: ['C', 'CN', 'B', 'BN', 'NB', 'A', 'VR', 'D', 'DB', 'P', 'PB', 'F', 'AV', 'KSt', 'WB', 'WD', 'WDS-VR', 'WNB', 'WRB', 'AV', 'PKH'],
+  BVerwG: ['C', 'CB', 'CN', 'B', 'BN', 'NB', 'A', 'VR', 'D', 'DB', 'P', 'PB', 'F', 'AV', 'KSt', 'WB', 'WD', 'WDS-VR', 'WNB', 'WRB', 'AV', 'PKH'],
   // Bundesfinanzhof: 'IX R 12/18', 'VI B 12/20'.
   BFH: ['R', 'B', 'S', 'E', 'K'],
   // Bundessozialgericht: 'B 4 AS 17/20 R' (register in the middle, kind of proceeding at the end).
+  // Before 2000 the BSG wrote no 'B': '12 RK 20/92', '6 RKa 34/95', '2 BU 52/88'.
+  BSG_OLD: ['RK', 'RKa', 'RKg', 'RU', 'BU', 'RV', 'RVg', 'RVs', 'RAr', 'RJ', 'RA', 'RLw', 'RVi', 'BK', 'BH', 'BJ', 'BA', 'BV', 'BKa', 'BKn', 'BVg', 'BVs', 'BAr'],
   BSG: ['AS', 'KR', 'KA', 'KS', 'P', 'R', 'RS', 'SO', 'U', 'V', 'VG', 'VJ', 'VS', 'AL', 'AY', 'BH', 'EG', 'KG', 'SB', 'LW', 'EU'],
   // Bundespatentgericht: '11 W (pat) 34/14', '4 Ni 23/16'.
   BPatG: ['W (pat)', 'Ni', 'ZA (pat)', 'LiQ', 'Li', 'Ni (EP)'],

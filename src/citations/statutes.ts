@@ -30,7 +30,9 @@ const ROMAN_ABSATZ = sticky(String.raw`([IVX]{1,4})(?![\p{L}\d.-])(?:[ \u00a0](\
 const LABELS: [Subdivision['label'], string][] = [
   ['UAbs.', String.raw`U[Aa]bs\.?|Unterabs\.|Unterabsatz`],
   ['Abs.', String.raw`Abs\.?|Absatz|Absätze|Abss\.`],
-  ['Halbsatz', String.raw`Halbs\.|Halbsatz|Hs\.?|HS\.?|Hbs\.`],
+  ['Halbsatz', String.raw`Halbs\.?|Halbsatz|Hs\.?|HS\.?|Hbs\.|Eingangshalbs\.|Eingangshalbsatz`],
+  ['Teilsatz', String.raw`Teils\.|Teilsatz`],
+  ['Fall', String.raw`Fall|Fallgr\.|Fallgruppe`],
   ['Satz', String.raw`Satz|Sätze|S\.|S(?=[ \u00a0]?\d)`],
   ['Nr.', String.raw`Nrn?\.?|Nummern?`],
   ['Ziff.', String.raw`Ziff\.?|Ziffer`],
@@ -40,8 +42,9 @@ const LABELS: [Subdivision['label'], string][] = [
   ['Var.', String.raw`Var\.?|Variante`],
 ];
 const SUBDIVISION = sticky(String.raw`(${LABELS.map(([, s]) => `(?:${s})`).join('|')})(?!\p{L})${S}(\d{1,4}[a-z]{0,2}|[a-z]{1,2}\)?|[IVX]{1,4})(?![\p{L}\d])`);
-const ORDINAL_SUBDIVISION = sticky(String.raw`(\d{1,2})\.${S}(Halbsatz|Halbs\.|Hs\.|HS|Alt\.|Alternative|Var\.|Variante|Satz|Absatz|Abs\.)(?!\p{L})`);
-const VALUE_LIST = sticky(String.raw`(?:,|und|oder|bzw\.|sowie|bis|[-–])${S}(\d{1,4}[a-z]{0,2}|[a-z]\)?)(?![\p{L}\d]|\.\d|\.${S}(?:Halbs|Hs|HS|Alt|Var|Satz|Abs)|${S}(?:Abs|Satz|S\.|Nr|lit|Buchst|Alt|Var|UAbs|Hs|[a-z]{3}))`);
+const ORDINAL_WORDS = ['erste', 'zweite', 'dritte', 'vierte', 'fünfte', 'sechste'];
+const ORDINAL_SUBDIVISION = sticky(String.raw`(\d{1,2}\.|(?:${ORDINAL_WORDS.join('|')})[nrs]?)${S}(Halbsatz|Halbs\.|Hs\.|HS|Alt\.|Alternative|Var\.|Variante|Satz|Absatz|Abs\.|Fall)(?!\p{L})`);
+const VALUE_LIST = sticky(String.raw`(?:,|und|oder|bzw\.|sowie|bis|[-–])${S}(\d{1,4}[a-z]{0,2}|[a-z]\)?)(?![\p{L}\d]|\.\d|\.${S}(?:Halbs|Hs|HS|Alt|Var|Satz|Abs)|${S}(?:Abs|Satz|S\.|Nr|lit|Buchst|Alt|Var|UAbs|Hs|[a-z]{3}|DM|EUR|Euro|€|%|Prozent|Tage|Monate|Jahre|Wochen))`);
 const FOLLOWING = sticky(String.raw`(?:ff?\.|ff(?!\p{L}))`);
 const RANGE = sticky(String.raw`(?:bis|[-–])${S}(?:§§?${S})?\d{1,4}[a-z]{0,2}(?![\p{L}\d])`);
 const SEPARATOR = sticky(String.raw`(,|;|und|oder|sowie|bzw\.|i\.${S}V\.${S}m\.?|iVm\.?|i\.V\.m|in${S}Verbindung${S}mit|in${S}Verb\.${S}mit|i\.${S}S\.${S}[dv]\.|im${S}Sinne${S}(?:des|der|von))(?!\p{L})`);
@@ -50,25 +53,27 @@ const NEXT_ANCHOR = sticky(String.raw`(§§?|Artt?\.|Artikel|Art(?=[ \u00a0]?\d)
 const VERSION = sticky(String.raw`\(?(a\.${S}F\.|aF\.?|n\.${S}F\.|nF\.?|alter${S}Fassung|neuer${S}Fassung|a\.F|n\.F)\)?(?![\p{L}])`);
 const VERSION_DATE = sticky(String.raw`in${S}der${S}(?:bis${S}(?:zum|einschließlich)|ab${S}(?:dem)?|vom|am)?${S}(\d{1,2}\.${S}\d{1,2}\.${S}\d{2,4}|\d{1,2}\.${S}\p{L}+${S}\d{4})${S}geltenden${S}Fassung`);
 
-const CONTRACT = sticky(String.raw`(?:des|der|dieses|jenes|seines|ihres|eines|einer|im|in${S}der)${S}(\p{L}*(?:[Vv]ertrag(?:e?s)?|[Ss]atzung|[Vv]ereinbarung|[Bb]edingungen|AGB|[Gg]eschäftsordnung|[Vv]ertragsbedingungen|[Pp]olice|[Ll]eistungsverzeichnis))(?!\p{L})`);
+const CONTRACT = sticky(String.raw`(?:des|der|dieses|jenes|seines|ihres|eines|einer|im|in${S}der)${S}(?:\p{Ll}+(?:en|er|es)${S})?(\p{L}*(?:[Vv]ertrag(?:e?s)?|[Ss]atzung|[Vv]ereinbarung|[Bb]edingungen|AGB|[Gg]eschäftsordnung|[Vv]ertragsbedingungen|[Pp]olice|[Ll]eistungsverzeichnis))(?!\p{L})`);
 const GENERIC_NOUN = sticky(String.raw`(?:des|dieses|jenes|der|dieser)${S}(Gesetzes|Gesetzbuchs|Gesetzbuches|Abkommens|Übereinkommens|Verordnung|Richtlinie|Ordnung|Vorschrift|Bestimmung|Regelung|Norm)(?![\p{L}(])(?!${S}\()`);
-const EU_ACT = sticky(String.raw`(?:der${S}|des${S})?((?:Verordnung|VO)${S}\((?:EU|EG|EWG|Euratom)\)${S}(?:Nr\.${S})?\d{1,4}/\d{1,4}|(?:Richtlinie|RL)${S}(?:\((?:EU|EG|EWG)\)${S})?(?:Nr\.${S})?\d{2,4}/\d{1,4}(?:/(?:EG|EU|EWG))?)`);
-const NAME_HEAD = String.raw`(?:\p{Lu}\p{L}*${S}){0,3}\p{Lu}?\p{L}*(?:[Gg]esetz(?:buch)?|[Oo]rdnung|[Vv]ertrag|[Üü]bereinkommen|[Aa]bkommen|[Kk]onvention|[Cc]harta|[Ss]tatut|[Vv]erordnung)(?:e?s|e|n)?(?!\p{L})`;
+// 'des Gesetzes über die Rechtsverhältnisse der Steuerberater ... (StBerG)': a title closed by its abbreviation.
+const TITLED_LAW = sticky(String.raw`${S}(?:über|zur|zum|für|betreffend|vom)[^()§;.]{1,200}?\(([A-ZÄÖÜ][\p{L}-]*[A-ZÄÖÜ][\p{L}]*)\)`);
+const EU_ACT = sticky(String.raw`(?:der${S}|des${S})?((?:Verordnung|VO)${S}\((?:EU|EG|EWG|Euratom)\)${S}(?:Nr\.${S})?\d{1,4}/\d{1,4}|(?:\p{Lu}\p{Ll}+en${S})?(?:Richtlinie|RL)${S}(?:\((?:EU|EG|EWG)\)${S})?(?:Nr\.${S})?\d{2,4}/\d{1,4}(?:/(?:EG|EU|EWG))?)`);
+const NAME_HEAD = String.raw`(?:\p{Lu}\p{Ll}[\p{L}-]*${S}){0,3}\p{Lu}?\p{L}*(?:[Gg]esetz(?:buch)?|[Oo]rdnung|[Vv]ertrag|[Üü]bereinkommen|[Aa]bkommen|[Kk]onvention|[Cc]harta|[Ss]tatut|[Vv]erordnung)(?:e?s|e|n)?(?!\p{L})`;
 const LONG_NAME = sticky(String.raw`(?:(?:des|der|dem|den)${S})?(${NAME_HEAD})`);
 const NAME_TAIL_WORD = sticky(String.raw`(\p{L}+|\(\p{L}+\))`);
 const SGB = sticky(String.raw`(SGB)[ \u00a0-]?(XIV|XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I|\d{1,2})(?![\p{L}\d])`);
 const SPACED_ABBREVIATIONS = sticky(`(${[...new Set(EU_CATALOGUE.flatMap((a) => [a.abbreviation, ...a.aliases]).filter((a) => /\s/u.test(a)))]
   .sort((a, b) => b.length - a.length).map((a) => a.replace(/[.*+?^${}()|[\]\\/]/gu, '\\$&').replace(/ /gu, '\\s?')).join('|')})(?![\\p{L}\\d])`);
-const ABBREVIATION = sticky(String.raw`((?:\d{1,2}\.${S})?[A-ZÄÖÜ][\p{L}&]*(?:[-/][\p{L}\d]+)*)(?![\p{L}\d])`);
+const ABBREVIATION = sticky(String.raw`(?:(?:des|der)${S}(?=[A-ZÄÖÜ][\p{L}]*[A-ZÄÖÜ]))?((?:\d{1,2}\.${S})?[A-ZÄÖÜ][\p{L}&]*(?:[-/][\p{L}\d]+)*)(?![\p{L}\d])`);
 const STATE_SUFFIX = sticky(String.raw`(NRW|NW|BW|Bln|BE|BY|Bay|RP|RhPf|SH|MV|LSA|SachsAnh|SN|TH|Thür|HE|Hess|NI|Nds|HB|Brem|HH|Hmb|SL|Saar|BB|Bbg|M-V)(?![\p{L}\d])`);
 const LAW_YEAR = sticky(String.raw`((?:19|20)\d\d)(?![\d/.]|${S},${S}\d)`);
-const LAW_BEFORE = /((?:SGB[ \u00a0](?:XIV|XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I))|[A-ZÄÖÜ][\p{L}]*[A-ZÄÖÜ][\p{L}]*)[ \u00a0]?$/u;
+const LAW_BEFORE = /((?:SGB[ \u00a0](?:XIV|XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I))|[A-ZÄÖÜ][\p{L}]*[A-ZÄÖÜ][\p{L}]*)(?:[ \u00a0](?:19|20)\d\d)?[ \u00a0]?$/u;
 
 /** Words that look like abbreviations but never name a law after a §. */
 const NOT_LAWS = new Set([
   'Abs', 'Satz', 'Nr', 'Nrn', 'Rn', 'Rdnr', 'RdNr', 'Rz', 'Tz', 'Anm', 'Fn', 'Vorbem', 'Alt', 'Var', 'Hs', 'HS', 'UAbs', 'EUR', 'DM',
   'GmbH', 'KG', 'OHG', 'AG', 'BGH', 'BVerfG', 'BVerwG', 'BAG', 'BSG', 'BFH', 'BPatG', 'EuGH', 'EGMR', 'OLG', 'LG', 'VG', 'OVG', 'VGH',
-  'LSG', 'SG', 'LAG', 'ArbG', 'FG', 'ECLI', 'Az', 'BT-Drucks', 'BT-Drs', 'BR-Drs', 'BR-Drucks', 'BGBl', 'ABl', 'BStBl', 'II', 'III',
+  'LSG', 'LAG', 'ArbG', 'FG', 'ECLI', 'Az', 'BT-Drucks', 'BT-Drs', 'BR-Drs', 'BR-Drucks', 'BGBl', 'ABl', 'BStBl', 'II', 'III',
   'IV', 'VI', 'VII', 'VIII', 'IX', 'XI', 'XII', 'NJW', 'Bd', 'Aufl', 'StRspr', 'StRsp', 'Urt', 'Beschl', 'BVerfGE', 'BGHZ', 'BGHSt',
   ...JOURNALS, ...Object.keys(OFFICIAL_REPORTERS),
 ]);
@@ -81,7 +86,7 @@ function labelOf(written: string): Subdivision['label'] {
 }
 const ORDINAL_LABEL: Record<string, Subdivision['label']> = {
   Halbsatz: 'Halbsatz', 'Halbs.': 'Halbsatz', 'Hs.': 'Halbsatz', HS: 'Halbsatz', 'Alt.': 'Alt.', Alternative: 'Alt.',
-  'Var.': 'Var.', Variante: 'Var.', Satz: 'Satz', Absatz: 'Abs.', 'Abs.': 'Abs.',
+  'Var.': 'Var.', Variante: 'Var.', Satz: 'Satz', Absatz: 'Abs.', 'Abs.': 'Abs.', Fall: 'Fall',
 };
 const ROMAN_VALUES: Record<string, number> = { I: 1, V: 5, X: 10 };
 export function romanToNumber(roman: string): number {
@@ -145,7 +150,8 @@ function parseSubdivisions(text: string, pos: number, item: Item, plural: boolea
     }
     m = at(ORDINAL_SUBDIVISION, text, p);
     if (m) {
-      item.subdivisions.push({ label: ORDINAL_LABEL[m[2]] ?? 'Halbsatz', value: m[1] });
+      const ordinal = /^\d/u.test(m[1]) ? m[1].slice(0, -1) : String(ORDINAL_WORDS.findIndex((w) => m![1].startsWith(w)) + 1);
+      item.subdivisions.push({ label: ORDINAL_LABEL[m[2]] ?? 'Halbsatz', value: ordinal });
       p = ORDINAL_SUBDIVISION.lastIndex;
       continue;
     }
@@ -182,7 +188,11 @@ function parseLaw(text: string, pos: number): ParsedLaw | null {
   m = at(CONTRACT, text, pos);
   if (m && !registryAbbreviation(m[0].trim())) return { end: CONTRACT.lastIndex, law: null, lawText: m[1], refused: 'contract' };
   m = at(GENERIC_NOUN, text, pos);
-  if (m) return { end: GENERIC_NOUN.lastIndex, law: null, lawText: m[1], refused: 'noun' };
+  if (m) {
+    const titled = at(TITLED_LAW, text, GENERIC_NOUN.lastIndex);
+    if (titled) return { end: TITLED_LAW.lastIndex, law: registryAbbreviation(titled[1]) ?? titled[1], lawText: titled[1] };
+    return { end: GENERIC_NOUN.lastIndex, law: null, lawText: m[1], refused: 'noun' };
+  }
   m = at(SGB, text, pos);
   if (m) {
     const written = `SGB ${m[2]}`;

@@ -3,7 +3,7 @@
 
 /** A subdivision of a § or article, in citing order: Abs. 1, Satz 2, Nr. 3, lit. a, ... */
 export interface Subdivision {
-  label: 'Abs.' | 'UAbs.' | 'Satz' | 'Halbsatz' | 'Nr.' | 'lit.' | 'Alt.' | 'Var.' | 'Doppelbuchst.' | 'Ziff.';
+  label: 'Abs.' | 'UAbs.' | 'Satz' | 'Halbsatz' | 'Nr.' | 'lit.' | 'Alt.' | 'Var.' | 'Doppelbuchst.' | 'Ziff.' | 'Teilsatz' | 'Fall';
   value: string;
 }
 
