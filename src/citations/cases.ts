@@ -42,7 +42,7 @@ const REPORTER_NAMES = alternation([...Object.keys(OFFICIAL_REPORTERS), ...JOURN
 const REPORTER = String.raw`(?:(${REPORTER_NAMES})\.?${SP}(?:(I{1,3})${SP})?(\d{1,4})(?:${SP}\(\d{1,4}\))?${SP}?,${SP}?((?:I{1,2}-)?\d{1,5})`
   + String.raw`|(SozR)${SP}((?:\d${SP}?-${SP}?)?\d{4}|\d)${SP}§${SP}?(\d{1,4}[a-z]?)${SP}Nrn?\.?${SP}?(\d{1,4})`
   // Collections cited by provision: 'Buchholz 406.11 § 9 BauGB Nr. 74', 'AP Nr. 17 zu § 74 HGB', 'EzA BGB 2002 § 626 Nr. 12'
-  + String.raw`|(Buchholz${SP}\d{3}(?:\.\d{1,3})*|AP${SP}Nr\.?${SP}?\d{1,4}${SP}zu|AP|EzA)${SP}((?:[A-ZÄÖÜ][\p{L}]*(?:${SP}(?:19|20)\d\d)?${SP})?)§${SP}?(\d{1,4}(?:[a-z]|${SP}[a-z](?![\p{L}.]))?)((?:${SP}[A-ZÄÖÜ][\p{L}]*)?(?:${SP}Nr\.?${SP}?\d{1,4})?))`;
+  + String.raw`|(Buchholz${SP}\d{3}(?:\.\d{1,3})*|AP${SP}Nr\.?${SP}?\d{1,4}(?:${SP}?(?:,|und)${SP}\d{1,4})*${SP}zu|AP|EzA)${SP}((?:[A-ZÄÖÜ][\p{L}]*(?:${SP}(?:19|20)\d\d)?${SP})?)(?:§|Art\.)${SP}?(\d{1,4}(?:[a-z]|${SP}[a-z](?![\p{L}.]))?)((?:${SP}[A-ZÄÖÜ][\p{L}]*)?(?:${SP}Nr\.?${SP}?\d{1,4})?))`;
 const PINPOINT = String.raw`(?:${SP}?,${SP}?\d{1,5}(?:${SP}?ff?\.?)?|/\d{1,5}(?:${SP}?ff?\.?)?|${SP}?<[^<>\n]{1,24}>|${SP}?\(\d[^()\n]{0,16}\)|${SP}?\[[^\[\]\n]{1,40}\]|${SP}S\.?${SP}\d{1,5}(?:${SP}?ff?\.?)?|${SP}?ff?\.)*`;
 
 const ANCHOR = new RegExp(String.raw`(?<![\p{L}\d/.-])(?:(${ECLI})|(${AZ_SOURCES.join('|')})(?!/\d)|${REPORTER})(?![\p{L}\d])`, 'gu');

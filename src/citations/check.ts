@@ -91,12 +91,23 @@ const NOTES = [
 /** A date written in the sentence around a citation ('am 1. März 2019', '01.03.2019'), outside any decision citation. */
 const SENTENCE_DATE = /\b(\d{1,2}\.\s?(?:\d{1,2}\.\s?\d{4}|(?:Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember)\s\d{4}))\b/gu;
 
+/** A sentence end: a full stop (not after a number as in '1. März', nor after an abbreviation) before a capital, or a line break. */
+const SENTENCE_END = /(?<![\d\s.](?:Abs|Nr|Nrn|Art|vgl|Rn|Urt|Beschl|gem|bzw|ca|ff|Aufl|Bd|Az)|\b[SvfdaAuz]|\d)\.\s+(?=[\p{Lu}„"§])|\n/gu;
+
+/** The sentence around [start, end): from the last sentence end before it to the first one after it. */
 function sentenceAround(text: string, start: number, end: number): [number, number] {
-  const before = text.lastIndexOf('. ', start);
-  const newline = text.lastIndexOf('\n', start);
-  const from = Math.max(before, newline) + 1;
-  const stop = text.slice(end).search(/\.\s|\n|$/u);
-  return [from, end + (stop < 0 ? text.length - end : stop)];
+  let from = 0;
+  let to = text.length;
+  const window = Math.max(0, start - 600);
+  SENTENCE_END.lastIndex = window;
+  for (let m = SENTENCE_END.exec(text); m && m.index < end + 600; m = SENTENCE_END.exec(text)) {
+    if (m.index + m[0].length <= start) from = m.index + m[0].length;
+    else if (m.index >= end) {
+      to = m.index;
+      break;
+    }
+  }
+  return [from, to];
 }
 
 /** The date that applies to a statute citation: one written in its sentence, else the reference date. */

@@ -42,6 +42,8 @@ export function extractCitations(text: string, options: CaseScanOptions = {}): E
   const literature: string[] = [];
   for (const [i, s] of statuteScan.citations.entries()) {
     if (s.law) {
+      // A provision with its law written stays a statute citation even inside a commentary reference
+      // ('Köhler/Bornkamm, UWG, 28. Aufl., § 5 UWG Rdn. 2.92' names § 5 UWG, which exists).
       statutes.push(s);
       continue;
     }
@@ -92,7 +94,7 @@ export function extractCitations(text: string, options: CaseScanOptions = {}): E
 }
 
 /** A § in a commentary or textbook ('aaO, § 38 II', '2. Aufl., 1953, § 74 Anm. 13'), not a statute. */
-const LITERATURE_BEFORE = /(?:a\.\s?a\.\s?O\.|aaO|Aufl\.|(?:1[89]|20)\d\d)\s?,?\s*$/u;
+const LITERATURE_BEFORE = /(?:a\.\s?a\.\s?O\.|aaO|Aufl\.|(?:1[89]|20)\d\d|Begründung zu|BT-Drucks\.?[^,;]{0,20})\s?,?\s*$/u;
 const LITERATURE_AFTER = /^\s*(?:[IVX]{1,4}\b\s*\d*\s*)?(?:Anm\.|Rdn\.|Rn\.|Rz\.|Rdnr\.)/u;
 /** How far ahead in the same sentence a provision without a law looks for the law of the next one ('des § 236 anstelle des § 240 SGB V'). */
 const FORWARD_WINDOW = 60;

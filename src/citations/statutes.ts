@@ -44,7 +44,7 @@ const LABELS: [Subdivision['label'], string][] = [
 const SUBDIVISION = sticky(String.raw`(${LABELS.map(([, s]) => `(?:${s})`).join('|')})(?!\p{L})${S}(\d{1,4}[a-z]{0,2}|[a-z]{1,2}\)?|[IVX]{1,4})(?![\p{L}\d])`);
 const ORDINAL_WORDS = ['erste', 'zweite', 'dritte', 'vierte', 'fünfte', 'sechste'];
 const ORDINAL_SUBDIVISION = sticky(String.raw`(\d{1,2}\.|(?:${ORDINAL_WORDS.join('|')})[nrs]?)${S}(Halbsatz|Halbs\.|Hs\.|HS|Alt\.|Alternative|Var\.|Variante|Satz|Absatz|Abs\.|Fall)(?!\p{L})`);
-const VALUE_LIST = sticky(String.raw`(?:,|und|oder|bzw\.|sowie|bis|[-–])${S}(\d{1,4}[a-z]{0,2}|[a-z]\)?)(?![\p{L}\d]|\.\d|\.${S}(?:Halbs|Hs|HS|Alt|Var|Satz|Abs)|${S}(?:Abs|Satz|S\.|Nr|lit|Buchst|Alt|Var|UAbs|Hs|[a-z]{3}|DM|EUR|Euro|€|%|Prozent|Tage|Monate|Jahre|Wochen))`);
+const VALUE_LIST = sticky(String.raw`(?:,|und|oder|bzw\.|sowie|bis|[-–])${S}(\d{1,4}[a-z]{0,2}|[a-z]\)?)(?![\p{L}\d]|\.\d|\.${S}(?:Halbs|Hs|HS|Alt|Var|Satz|Abs)|${S}(?:[a-z]{3}|DM|EUR|Euro|€|%|Prozent|Tage|Monate|Jahre|Wochen))`);
 const FOLLOWING = sticky(String.raw`(?:ff?\.|ff(?!\p{L}))`);
 const RANGE = sticky(String.raw`(?:bis|[-–])${S}(?:§§?${S})?\d{1,4}[a-z]{0,2}(?![\p{L}\d])`);
 const SEPARATOR = sticky(String.raw`(,|;|und|oder|sowie|bzw\.|i\.${S}V\.${S}m\.?|iVm\.?|i\.V\.m|in${S}Verbindung${S}mit|in${S}Verb\.${S}mit|i\.${S}S\.${S}[dv]\.|im${S}Sinne${S}(?:des|der|von))(?!\p{L})`);
@@ -57,6 +57,8 @@ const CONTRACT = sticky(String.raw`(?:des|der|dieses|jenes|seines|ihres|eines|ei
 const GENERIC_NOUN = sticky(String.raw`(?:des|dieses|jenes|der|dieser)${S}(Gesetzes|Gesetzbuchs|Gesetzbuches|Abkommens|Übereinkommens|Verordnung|Richtlinie|Ordnung|Vorschrift|Bestimmung|Regelung|Norm)(?![\p{L}(])(?!${S}\()`);
 // 'des Gesetzes über die Rechtsverhältnisse der Steuerberater ... (StBerG)': a title closed by its abbreviation.
 const TITLED_LAW = sticky(String.raw`${S}(?:über|zur|zum|für|betreffend|vom)[^()§;.]{1,200}?\(([A-ZÄÖÜ][\p{L}-]*[A-ZÄÖÜ][\p{L}]*)\)`);
+// 'des Gesetzes über Gebühren für die Fortführung des Liegenschaftskatasters': the title is the law's name.
+const LAW_TITLE = sticky(String.raw`${S}((?:über|zur|zum|betreffend)${S}[^,;()§.\n]{3,120}?)(?=${S}(?:[,;()]|vom|in${S}der|i\.${S}d\.${S}F\.|$))`);
 const EU_ACT = sticky(String.raw`(?:der${S}|des${S})?((?:Verordnung|VO)${S}\((?:EU|EG|EWG|Euratom)\)${S}(?:Nr\.${S})?\d{1,4}/\d{1,4}|(?:\p{Lu}\p{Ll}+en${S})?(?:Richtlinie|RL)${S}(?:\((?:EU|EG|EWG)\)${S})?(?:Nr\.${S})?\d{2,4}/\d{1,4}(?:/(?:EG|EU|EWG))?)`);
 const NAME_HEAD = String.raw`(?:\p{Lu}\p{Ll}[\p{L}-]*${S}){0,3}\p{Lu}?\p{L}*(?:[Gg]esetz(?:buch)?|[Oo]rdnung|[Vv]ertrag|[Üü]bereinkommen|[Aa]bkommen|[Kk]onvention|[Cc]harta|[Ss]tatut|[Vv]erordnung)(?:e?s|e|n)?(?!\p{L})`;
 const LONG_NAME = sticky(String.raw`(?:(?:des|der|dem|den)${S})?(${NAME_HEAD})`);
@@ -84,6 +86,10 @@ function labelOf(written: string): Subdivision['label'] {
   for (const [label, re] of LABEL_MATCHERS) if (re.test(written)) return label;
   return 'Abs.';
 }
+/** Depth of a subdivision: a sibling value may only be followed by deeper ones. */
+const LEVEL: Record<Subdivision['label'], number> = {
+  'Abs.': 1, 'UAbs.': 2, Satz: 3, Halbsatz: 4, Teilsatz: 4, 'Nr.': 5, 'Ziff.': 5, 'lit.': 6, 'Doppelbuchst.': 7, 'Alt.': 8, 'Var.': 8, Fall: 8,
+};
 const ORDINAL_LABEL: Record<string, Subdivision['label']> = {
   Halbsatz: 'Halbsatz', 'Halbs.': 'Halbsatz', 'Hs.': 'Halbsatz', HS: 'Halbsatz', 'Alt.': 'Alt.', Alternative: 'Alt.',
   'Var.': 'Var.', Variante: 'Var.', Satz: 'Satz', Absatz: 'Abs.', 'Abs.': 'Abs.', Fall: 'Fall',
@@ -139,12 +145,17 @@ function parseSubdivisions(text: string, pos: number, item: Item, plural: boolea
       item.subdivisions.push({ label, value });
       p = SUBDIVISION.lastIndex;
       // 'Abs. 1 und 2', 'Nr. 1, 2 und 3': siblings of the last subdivision (stacked), unless a plural chain moves on.
+      // A sibling may go deeper ('Abs. 1 und 3 Nr. 1', 'Satz 1 und 2 Nr. 1'); one followed by a label of the same or a
+      // higher level ('§§ 3 Abs. 1, 5 Abs. 2') is the next provision.
       for (;;) {
         const list = at(VALUE_LIST, text, p);
         if (!list) break;
-        if (plural && !/^[a-z]/u.test(list[1]) && /^\s*,/u.test(text.slice(p, p + 3))) break;
+        const after = VALUE_LIST.lastIndex;
+        const deeper = at(SUBDIVISION, text, after);
+        if (deeper && LEVEL[labelOf(deeper[1])] <= LEVEL[label]) break;
+        if (!deeper && plural && !/^[a-z]/u.test(list[1]) && /^\s*,/u.test(text.slice(p, p + 3))) break;
         item.stacked++;
-        p = VALUE_LIST.lastIndex;
+        p = deeper ? parseSubdivisions(text, after, { ...item, subdivisions: [], stacked: 0 }, plural) : after;
       }
       continue;
     }
@@ -191,6 +202,11 @@ function parseLaw(text: string, pos: number): ParsedLaw | null {
   if (m) {
     const titled = at(TITLED_LAW, text, GENERIC_NOUN.lastIndex);
     if (titled) return { end: TITLED_LAW.lastIndex, law: registryAbbreviation(titled[1]) ?? titled[1], lawText: titled[1] };
+    const title = /^Gesetz/u.test(m[1]) ? at(LAW_TITLE, text, GENERIC_NOUN.lastIndex) : null;
+    if (title) {
+      const name = `Gesetz ${title[1].replace(/\s+/gu, ' ')}`;
+      return { end: LAW_TITLE.lastIndex, law: registryAbbreviation(name) ?? name, lawText: name };
+    }
     return { end: GENERIC_NOUN.lastIndex, law: null, lawText: m[1], refused: 'noun' };
   }
   m = at(SGB, text, pos);

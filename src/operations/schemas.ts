@@ -6,7 +6,11 @@ export const DOCUMENT_TYPES = ['Urteil', 'Beschluss', 'Verfügung', 'Sonstige', 
 export const SEARCH_MODES = ['keyword', 'semantic', 'hybrid'] as const;
 
 /** A calendar date `YYYY-MM-DD` that exists. */
-export const isoDate = v.pipe(v.string(), v.isoDate('must be a date YYYY-MM-DD'));
+export const isoDate = v.pipe(v.string(), v.isoDate('must be a date YYYY-MM-DD'),
+  v.check((value) => {
+    const date = new Date(`${value}T00:00:00Z`);
+    return Number.isNaN(date.getTime()) || date.toISOString().startsWith(value);
+  }, 'must be a date that exists'));
 
 /** A whole number in [min, max]. */
 export function int(min: number, max = Number.MAX_SAFE_INTEGER) {

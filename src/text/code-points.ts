@@ -40,7 +40,8 @@ export function sliceCodePoints(text: string, start: number, end?: number): stri
  * (and no pass at all for the common string without astral characters).
  */
 export function codePointIndexer(text: string): (utf16: number) => number {
-  if (!/[\ud800-\udbff][\udc00-\udfff]/u.test(text)) return (utf16) => utf16;
+  // No 'u' flag: with it a surrogate pair is one character and this test would never match.
+  if (!/[\ud800-\udbff][\udc00-\udfff]/.test(text)) return (utf16) => utf16;
   const offsets = new Uint32Array(text.length + 1);
   let points = 0;
   for (let index = 0; index < text.length; index++) {

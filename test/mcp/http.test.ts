@@ -241,3 +241,31 @@ test('backend_unavailable (no corpus) arrives as a 503 tool error; nothing charg
     await bare.close();
   }
 });
+
+test('check_citations and get_citation_check answer as REST does; a check paid over REST is free over MCP', async () => {
+  const org = mcp.api.org({ plan: 'starter' });
+  const token = org.token(['citation-check']);
+  const mcpClient = await client(token);
+  const text = `Der Kläger stützt den Anspruch auf § 535 Abs. 1 BGB; vgl. BGH, Urteil vom 15. Januar 2020 - ${SMALL.bgh.az}, Rn. 3.`;
+  const start = org.balance();
+  const rest = await mcp.api.call('POST', '/api/v1/citation-checks', { token, body: { text } });
+  assert.equal(rest.status, 200, JSON.stringify(rest.body));
+  assert.deepEqual(rest.body.credits, { metered: true, cost: 2, credits_remaining: start - 2 });
+
+  const checked = structured(await mcpClient.callTool({ name: 'check_citations', arguments: { text } }));
+  assert.deepEqual(checked.credits, { metered: true, cost: 0, credits_remaining: start - 2 });
+  // A new run (own id and timestamps), the same findings.
+  const stable = ({ id: _id, submitted_at: _s, completed_at: _c, created_at: _a, credits: _cr, ...rest }: any) => rest;
+  assert.notEqual(checked.id, rest.body.id);
+  assert.deepEqual(stable(checked), stable(rest.body));
+  assert.equal(checked.findings.find((f: any) => f.type === 'case').matched_decision.artifact_id, SMALL.bgh.id);
+
+  const readBack = structured(await mcpClient.callTool({ name: 'get_citation_check', arguments: { run: rest.body.id } }));
+  assert.deepEqual(withoutCredits(readBack), withoutCredits(rest.body));
+  assert.deepEqual(readBack.credits, { metered: true, cost: 0, credits_remaining: start - 2 });
+
+  const other = await client(mcp.api.org({ plan: 'starter' }).token(['citation-check']));
+  const hidden = await other.callTool({ name: 'get_citation_check', arguments: { run: rest.body.id } });
+  assert.equal(hidden.isError, true);
+  assert.equal(structured(hidden).code, 'not_found');
+});
