@@ -35,14 +35,23 @@ const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
 
 /** A GET over one kept-alive connection with node:http (lighter than fetch, so the client distorts less). */
 export function httpGet(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return httpRequest('GET', url, headers);
+}
+
+/** A POST of a JSON body over the same kept-alive connection. */
+export function httpPost(url: string, headers: Record<string, string>, body: unknown): Promise<{ status: number; body: string }> {
+  return httpRequest('POST', url, { ...headers, 'content-type': 'application/json' }, JSON.stringify(body));
+}
+
+function httpRequest(method: string, url: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { agent: keepAlive, headers }, (res) => {
+    const req = request(url, { method, agent: keepAlive, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
       res.on('error', reject);
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
