@@ -33,11 +33,11 @@ const AZ_SOURCES = [
   // BGH civil senates and BFH: 'VI ZR 496/18', 'Ib ZR 60/62', 'IX R 12/18'
   String.raw`[IVX]{1,4}[a-z]?${SP}(?:${reg(FEDERAL_REGISTERS.BGH_ROMAN)}|${reg(FEDERAL_REGISTERS.BFH)})${SP}\d{1,4}/\d{2}`,
   // BGH special senates without a number: 'KZR 1/19', 'AnwZ (Brfg) 12/19'
-  String.raw`(?:${reg(FEDERAL_REGISTERS.BGH_PLAIN)})${SP}\d{1,4}/\d{2}`,
+  String.raw`(?:${reg(FEDERAL_REGISTERS.BGH_PLAIN)}|${reg(FEDERAL_REGISTERS.BFH_PLAIN)})${SP}\d{1,4}/\d{2}`,
   // Everything with an Arabic number in front: '1 BvR 2345/16', '2 AZR 345/15', '4 C 7.15', 'VG 3 K 123.16', 'I-20 U 118/17'
-  String.raw`(?:(?:VG|OVG)${SP}|[IVX]{1,3}-)?\d{1,3}[a-z]?${SP}(?:${ARABIC_REGISTERS})(?:${SP}\(${SP}?(?:pat|Kart|EP|OWi|Brfg|B|R)${SP}?\))?${SP}${NUM_YEAR}(?:${SP}(?:[A-Z]{1,2}|ER)(?![\p{L}\d.]))?`,
+  String.raw`(?:(?:VG|OVG)${SP}|[IVX]{1,3}-)?\d{1,3}[a-z]?${SP}(?:${ARABIC_REGISTERS})(?:${SP}\(${SP}?(?:pat|Kart|EP|OWi|Brfg|B|R)${SP}?\))?${SP}${NUM_YEAR}(?:${SP}(?:[A-Z]{1,2}|ER)(?![\p{L}\d.]))?(?:${SP}\(A\))?`,
 ];
-const ECLI = String.raw`ECLI:[A-Z]{2}:[A-Za-z0-9]{1,7}:\d{4}:[A-Za-z0-9.\-]*[A-Za-z0-9]`;
+const ECLI = String.raw`[Ee][Cc][Ll][Ii]:[A-Za-z]{2}:[A-Za-z0-9]{1,7}:\d{4}:[A-Za-z0-9.\-]*[A-Za-z0-9]`;
 const REPORTER_NAMES = alternation([...Object.keys(OFFICIAL_REPORTERS), ...JOURNALS]).replace(/\\\//gu, `${SP}?/${SP}?`);
 const REPORTER = String.raw`(?:(${REPORTER_NAMES})\.?${SP}(?:(I{1,3})${SP})?(\d{1,4})(?:${SP}\(\d{1,4}\))?${SP}?,${SP}?((?:I{1,2}-)?\d{1,5})`
   + String.raw`|(SozR)${SP}((?:\d${SP}?-${SP}?)?\d{4}|\d)${SP}§${SP}?(\d{1,4}[a-z]?)${SP}Nrn?\.?${SP}?(\d{1,4})`
@@ -45,7 +45,7 @@ const REPORTER = String.raw`(?:(${REPORTER_NAMES})\.?${SP}(?:(I{1,3})${SP})?(\d{
   + String.raw`|(Buchholz${SP}\d{3}(?:\.\d{1,3})*|AP${SP}Nr\.?${SP}?\d{1,4}(?:${SP}?(?:,|und)${SP}\d{1,4})*${SP}zu|AP|EzA)${SP}((?:[A-ZÄÖÜ][\p{L}]*(?:${SP}(?:19|20)\d\d)?${SP})?)(?:§|Art\.)${SP}?(\d{1,4}(?:[a-z]|${SP}[a-z](?![\p{L}.]))?)((?:${SP}[A-ZÄÖÜ][\p{L}]*)?(?:${SP}Nr\.?${SP}?\d{1,4})?))`;
 const PINPOINT = String.raw`(?:${SP}?,${SP}?\d{1,5}(?:${SP}?ff?\.?)?|/\d{1,5}(?:${SP}?ff?\.?)?|${SP}?<[^<>\n]{1,24}>|${SP}?\(\d[^()\n]{0,16}\)|${SP}?\[[^\[\]\n]{1,40}\]|${SP}S\.?${SP}\d{1,5}(?:${SP}?ff?\.?)?|${SP}?ff?\.)*`;
 
-const ANCHOR = new RegExp(String.raw`(?<![\p{L}\d/.-])(?:(${ECLI})|(${AZ_SOURCES.join('|')})(?!/\d)|${REPORTER})(?![\p{L}\d])`, 'gu');
+const ANCHOR = new RegExp(String.raw`(?<![\p{L}\d/.-])(?<!(?:Raum|Saal|Zimmer|Sitzungssaal|Tel\.?|Telefon|Fax)${SP})(?:(${ECLI})|(${AZ_SOURCES.join('|')})(?!/\d)|${REPORTER})(?![\p{L}\d])`, 'gu');
 const sticky = (source: string) => new RegExp(source, 'uy');
 const PINPOINTS = sticky(PINPOINT);
 const REPORTER_CONTINUATION = sticky(String.raw`${SP}?;${SP}?(\d{1,4}),${SP}?(\d{1,5})(?![\p{L}\d/])`);
@@ -60,7 +60,7 @@ const DATE = String.raw`(?:\d{1,2}\.${SP}?(?:\d{1,2}\.${SP}?(?:\d{4}|\d{2})(?!\d
 const TYPES = alternation(Object.keys(DECISION_TYPES));
 // What may stand between a court and the Aktenzeichen, read backwards from the Aktenzeichen (anchored at the end).
 const PREFIX = new RegExp(String.raw`(?<![\p{L}\d])(?:`
-  + String.raw`(?<court>${COURT_SOURCE})(?:${SP}*[-,]?${SP}*(?<type>${TYPES}))?`
+  + String.raw`(?<court>${COURT_SOURCE})(?:${SP}*[-,(]?${SP}*(?<type>${TYPES}))?`
   + String.raw`|(?<self>${SELF_COURT_SOURCE})`
   + String.raw`|(?<type2>${TYPES})(?:${SP}(?:des|der)${SP}(?:(?<court2>${COURT_SOURCE})|(?<self2>${SELF_COURT_SOURCE})))?`
   + String.raw`)(?:${SP}(?:der|des)${SP}[^,;()\n]{3,60}?)??${SP}*,?${SP}*(?:(?:vom|v\.|am)${SP}*)?(?<date>${DATE})?`
@@ -79,6 +79,7 @@ const COURT_BY_REGISTER: [RegExp, string][] = [
   [new RegExp(`^[IVX]{1,4}[a-z]? (?:${reg(FEDERAL_REGISTERS.BGH_ROMAN)}) `, 'u'), 'BGH'],
   [new RegExp(`^[IVX]{1,4} (?:${reg(FEDERAL_REGISTERS.BFH)}) `, 'u'), 'BFH'],
   [new RegExp(`^(?:${reg(FEDERAL_REGISTERS.BGH_PLAIN)}) `, 'u'), 'BGH'],
+  [new RegExp(`^(?:${reg(FEDERAL_REGISTERS.BFH_PLAIN)}) `, 'u'), 'BFH'],
   [new RegExp(`^\\d{1,2} (?:${reg(FEDERAL_REGISTERS.BGH_ARABIC)}) `, 'u'), 'BGH'],
   [new RegExp(`^\\d (?:${reg(FEDERAL_REGISTERS.BVerfG)}) `, 'u'), 'BVerfG'],
   [/^\d{1,2} (?:AZR|ABR|AZB|AZN|ABN|AZA|ABA) /u, 'BAG'],

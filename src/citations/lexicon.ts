@@ -22,6 +22,8 @@ export const FEDERAL_REGISTERS = {
     'NotZ', 'NotSt (Brfg)', 'RiZ (R)', 'RiZ', 'LwZR', 'LwZB', 'LwZA', 'PatAnwZ', 'StbSt (R)', 'WpSt (R)', 'GSZ', 'GSSt', 'VGS'],
   BVerfG: ['BvR', 'BvL', 'BvF', 'BvE', 'BvB', 'BvC', 'BvG', 'BvH', 'BvK', 'BvM', 'BvN', 'BvO', 'BvP', 'BvQ', 'BvT', 'PBvU', 'PBvV'],
   BAG: ['AZR', 'ABR', 'AZB', 'AZN', 'ABN', 'AZA', 'ABA', 'AS', 'AR'],
+  // Großer Senat des Bundesfinanzhofs: 'GrS 1/14'.
+  BFH_PLAIN: ['GrS'],
   // Bundesverwaltungsgericht: '4 C 7.15' (dot before the year).
   BVerwG: ['C', 'CB', 'CN', 'B', 'BN', 'NB', 'A', 'VR', 'D', 'DB', 'P', 'PB', 'F', 'AV', 'KSt', 'WB', 'WD', 'WDS-VR', 'WNB', 'WRB', 'AV', 'PKH'],
   // Bundesfinanzhof: 'IX R 12/18', 'VI B 12/20'.

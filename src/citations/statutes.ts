@@ -53,7 +53,7 @@ const NEXT_ANCHOR = sticky(String.raw`(§§?|Artt?\.|Artikel|Art(?=[ \u00a0]?\d)
 const VERSION = sticky(String.raw`\(?(a\.${S}F\.|aF\.?|n\.${S}F\.|nF\.?|alter${S}Fassung|neuer${S}Fassung|a\.F|n\.F)\)?(?![\p{L}])`);
 const VERSION_DATE = sticky(String.raw`in${S}der${S}(?:bis${S}(?:zum|einschließlich)|ab${S}(?:dem)?|vom|am)?${S}(\d{1,2}\.${S}\d{1,2}\.${S}\d{2,4}|\d{1,2}\.${S}\p{L}+${S}\d{4})${S}geltenden${S}Fassung`);
 
-const CONTRACT = sticky(String.raw`(?:des|der|dieses|jenes|seines|ihres|eines|einer|im|in${S}der)${S}(?:\p{Ll}+(?:en|er|es)${S})?(\p{L}*(?:[Vv]ertrag(?:e?s)?|[Ss]atzung|[Vv]ereinbarung|[Bb]edingungen|AGB|[Gg]eschäftsordnung|[Vv]ertragsbedingungen|[Pp]olice|[Ll]eistungsverzeichnis))(?!\p{L})`);
+const CONTRACT = sticky(String.raw`(?:des|der|dieses|jenes|seines|ihres|eines|einer|im|in${S}der)${S}(?:\p{L}+(?:en|er|es)${S})?(\p{L}*(?:[Vv]ertrag(?:e?s)?|[Ss]atzung|[Vv]ereinbarung|[Bb]edingungen|AGB|[Gg]eschäftsordnung|[Vv]ertragsbedingungen|[Pp]olice|[Ll]eistungsverzeichnis))(?!\p{L})`);
 const GENERIC_NOUN = sticky(String.raw`(?:des|dieses|jenes|der|dieser)${S}(Gesetzes|Gesetzbuchs|Gesetzbuches|Abkommens|Übereinkommens|Verordnung|Richtlinie|Ordnung|Vorschrift|Bestimmung|Regelung|Norm)(?![\p{L}(])(?!${S}\()`);
 // 'des Gesetzes über die Rechtsverhältnisse der Steuerberater ... (StBerG)': a title closed by its abbreviation.
 const TITLED_LAW = sticky(String.raw`${S}(?:über|zur|zum|für|betreffend|vom)[^()§;.]{1,200}?\(([A-ZÄÖÜ][\p{L}-]*[A-ZÄÖÜ][\p{L}]*)\)`);
@@ -69,7 +69,7 @@ const SPACED_ABBREVIATIONS = sticky(`(${[...new Set(EU_CATALOGUE.flatMap((a) => 
 const ABBREVIATION = sticky(String.raw`(?:(?:des|der)${S}(?=[A-ZÄÖÜ][\p{L}]*[A-ZÄÖÜ]))?((?:\d{1,2}\.${S})?[A-ZÄÖÜ][\p{L}&]*(?:[-/][\p{L}\d]+)*)(?![\p{L}\d])`);
 const STATE_SUFFIX = sticky(String.raw`(NRW|NW|BW|Bln|BE|BY|Bay|RP|RhPf|SH|MV|LSA|SachsAnh|SN|TH|Thür|HE|Hess|NI|Nds|HB|Brem|HH|Hmb|SL|Saar|BB|Bbg|M-V)(?![\p{L}\d])`);
 const LAW_YEAR = sticky(String.raw`((?:19|20)\d\d)(?![\d/.]|${S},${S}\d)`);
-const LAW_BEFORE = /((?:SGB[ \u00a0](?:XIV|XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I))|[A-ZÄÖÜ][\p{L}]*[A-ZÄÖÜ][\p{L}]*)(?:[ \u00a0](?:19|20)\d\d)?[ \u00a0]?$/u;
+const LAW_BEFORE = /((?:SGB[ \u00a0](?:XIV|XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I|\d{1,2}))|[A-ZÄÖÜ][\p{L}]*[A-ZÄÖÜ][\p{L}]*)(?:[ \u00a0](?:19|20)\d\d)?[ \u00a0]?$/u;
 
 /** Words that look like abbreviations but never name a law after a §. */
 const NOT_LAWS = new Set([
@@ -385,7 +385,7 @@ function scanChain(text: string, start: number, mark: string, out: StatuteCitati
     // A bare number continues a §§ chain ('§§ 280, 281 BGB'; after a law: '§§ 167 VwGO, 708 Nr. 11, 711 ZPO'),
     // and a § chain only when the group ends in a law ('§ 3, 5 UWG').
     const bare = at(UNIT_NUMBER, text, afterSep);
-    if (!bare || /^[,;]$/u.test(sep[1]) === false && !plural) break;
+    if (!bare) break;
     if (!plural && !continuationEndsInLaw(text, afterSep)) break;
     if (plural && law && !continuationEndsInLaw(text, afterSep)) break;
     p = afterSep;

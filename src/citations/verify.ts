@@ -189,7 +189,8 @@ export function verifyCase(corpus: Database.Database, c: CaseCitation): Verifica
     if (row) return matched(v, row, 'exact_match', 'exact');
   }
   if (c.aktenzeichen) return verifyAktenzeichen(corpus, c, v);
-  if (c.ecli) return uncovered(corpus, v, c.court, c.date, 'ecli_not_in_corpus');
+  // An ECLI names its court and year ('ECLI:DE:BGH:2015:...'): coverage is judged by them.
+  if (c.ecli) return uncovered(corpus, v, c.court, c.date ?? c.ecli.split(':')[3] ?? null, 'ecli_not_in_corpus');
   v.verdict = 'out_of_coverage';
   v.reason = 'reporter_not_indexed';
   v.coverage_advisory = 'The corpus holds no index of reporter citations (BGHZ, NJW, ...); cite the decision by court, date '

@@ -82,8 +82,7 @@ table('SGB books: Roman, Arabic, long name, before the §', [
   { text: '§ 13 Abs. 3a SGB V', findings: [['§ 13 Abs. 3a SGB V', 'verified']], subdivision: ['verified'] },
   { text: '§ 2 Abs. 1a SGB V', findings: [['§ 2 Abs. 1a SGB V', 'verified']] },
   { text: 'SGB V § 13 Abs. 3', findings: [['§ 13 Abs. 3 SGB V', 'verified']] },
-  { text: 'SGB 5 § 13 Abs. 3', findings: [['§ 13 Abs. 3 SGB V', 'verified']],
-    todo: "law before § with an Arabic SGB book is not read: no finding (extraction)" },
+  { text: 'SGB 5 § 13 Abs. 3', findings: [['§ 13 Abs. 3 SGB V', 'verified']] },
 ]);
 
 table('chains: one finding per provision, each with its verdict', [
@@ -102,12 +101,9 @@ table('chains: one finding per provision, each with its verdict', [
   { text: '§§ 7, 823 BGB', findings: [['§ 7 BGB', 'not_found'], ['§ 823 BGB', 'verified']] },
   { text: '§§ 433 ff. BGB', findings: [['§ 433 BGB', 'verified']] },
   { text: '§§ 305 bis 310 BGB', findings: [['§ 305 BGB', 'not_found']] },
-  { text: '§ 3 und 5 UWG', findings: [['§ 3 UWG', 'verified'], ['§ 5 UWG', 'verified']],
-    todo: "a single '§' with 'und' and a bare number gives no finding (extraction)" },
-  { text: 'Art. 3 und 12 GG', findings: [['Art. 3 GG', 'verified'], ['Art. 12 GG', 'verified']],
-    todo: "a single 'Art.' with 'und' and a bare number gives no finding (extraction)" },
-  { text: 'Art. 7 und 8 der Grundrechtecharta', findings: [['Art. 7 GRCh', 'verified'], ['Art. 8 GRCh', 'verified']],
-    todo: "fixture form (JURA000000047) gives no finding (extraction)" },
+  { text: '§ 3 und 5 UWG', findings: [['§ 3 UWG', 'verified'], ['§ 5 UWG', 'verified']] },
+  { text: 'Art. 3 und 12 GG', findings: [['Art. 3 GG', 'verified'], ['Art. 12 GG', 'verified']] },
+  { text: 'Art. 7 und 8 der Grundrechtecharta', findings: [['Art. 7 GRCh', 'verified'], ['Art. 8 GRCh', 'verified']] },
 ]);
 
 table('EU acts from the catalogue', [
@@ -213,8 +209,7 @@ table('decisions in the corpus: verified', [
   { text: 'BVerfG 1 BvR 567/21 und LG München I 33 O 4567/21',
     findings: [['BVerfG, 1 BvR 567/21', 'verified'], ['LG München I, 33 O 4567/21', 'verified']],
     matched: ['ECLI:DE:BVerfG:2022:rs20220727.1bvr056721', 'ECLI:DE:LGMUENCHEN1:2021:1209.33O4567.21.0A'] },
-  { text: 'LG Berlin (Urteil vom 17.01.2018 - 67 S 123/17)', findings: [['LG Berlin, 67 S 123/17', 'verified']],
-    todo: "the court before the parenthesis is not read: canonical '67 S 123/17' (verified by date alone)" },
+  { text: 'LG Berlin (Urteil vom 17.01.2018 - 67 S 123/17)', findings: [['LG Berlin, 67 S 123/17', 'verified']] },
 ]);
 
 table('same Aktenzeichen at two courts (7 U 123/18)', [
@@ -242,10 +237,8 @@ table('decisions not held: not_found where the court is covered at that date', [
   // The Aktenzeichen is held, but under another date.
   { text: 'BGH, Urteil vom 14. Januar 2020 - VI ZR 496/18', findings: [['BGH, VI ZR 496/18', 'not_found']] },
   { text: 'BVerfG, Beschluss vom 17. Juli 2019 - 1 BvR 1234/19', findings: [['BVerfG, 1 BvR 1234/19', 'not_found']] },
-  { text: 'BAG, Beschluss vom 26. August 2021 - 8 AZR 253/20 (A)', findings: [['BAG, 8 AZR 253/20 (A)', 'not_found']],
-    todo: "the BAG suffix '(A)' is cut from the Aktenzeichen: canonical 'BAG, 8 AZR 253/20' (verdict right)" },
-  { text: 'ECLI:DE:BGH:2015:010715UVIIIZR226.14.0', findings: [['ECLI:DE:BGH:2015:010715UVIIIZR226.14.0', 'not_found']],
-    todo: "an ECLI names court and year (BGH, 2015: covered 2004-2023) but the resolver takes no date from it and says out_of_coverage; 'VIII ZR 226/14' alone gives not_found" },
+  { text: 'BAG, Beschluss vom 26. August 2021 - 8 AZR 253/20 (A)', findings: [['BAG, 8 AZR 253/20 (A)', 'not_found']] },
+  { text: 'ECLI:DE:BGH:2015:010715UVIIIZR226.14.0', findings: [['ECLI:DE:BGH:2015:010715UVIIIZR226.14.0', 'not_found']] },
 ]);
 
 test('a date mismatch names the decision the corpus holds under that Aktenzeichen', () => {
@@ -276,8 +269,7 @@ table('decisions out of coverage: date outside the range, court not held, report
   { text: 'GRUR 2019, 813', findings: [['GRUR 2019, 813', 'out_of_coverage']] },
   { text: 'SozR 4-4200 § 22 Nr 88 RdNr 22', findings: [['SozR 4-4200 § 22 Nr. 88', 'out_of_coverage']] },
   { text: 'BVerfGE 79, 292 <304 f.>; 89, 1 <9>', findings: [['BVerfGE 79, 292', 'out_of_coverage'], ['BVerfGE 89, 1', 'out_of_coverage']] },
-  { text: 'BFH, Beschluss vom 27.07.2015 - GrS 1/14', findings: [['BFH, GrS 1/14', 'out_of_coverage']],
-    todo: "the BFH register 'GrS' is unknown: no finding (extraction)" },
+  { text: 'BFH, Beschluss vom 27.07.2015 - GrS 1/14', findings: [['BFH, GrS 1/14', 'out_of_coverage']] },
 ]);
 
 test('reporter citations say why they are not verified', () => {
