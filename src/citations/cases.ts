@@ -192,7 +192,7 @@ function assemble(text: string, m: RegExpExecArray, floor: number, previous: Cas
   const close = /^[ \u00a0]?[-–](?![\p{L}\d])/u.exec(text.slice(c.end, c.end + 3));
   if (close && c.aktenzeichen && !c.reporters.length) c.end += close[0].length;
 
-  finish(c, options);
+  finish(c);
   const result = [c];
   // 'BVerfGE 79, 292 <304 f.>; 89, 1 <9>': further decisions in the same reporter.
   const last = c.reporters[c.reporters.length - 1];
@@ -204,7 +204,7 @@ function assemble(text: string, m: RegExpExecArray, floor: number, previous: Cas
       const rep: ReporterCitation = { reporter: last.reporter, volume: cont[1], page: cont[2], canonical: `${last.reporter} ${cont[1]}, ${cont[2]}` };
       const next: CaseCitation = { ...c, start, end, aktenzeichen: null, ecli: null, date: null, decisionType: null, reporters: [rep], role: null, canonical: '' };
       next.court = OFFICIAL_REPORTERS[last.reporter] ?? null;
-      finish(next, options);
+      finish(next);
       result.push(next);
       q = end;
     }
@@ -244,14 +244,12 @@ function readPrefix(text: string, c: CaseCitation, floor: number, previous: Case
   if (LEADING_ROLE.test(role) && !ROLE_TRAP.test(role)) c.role = 'leitentscheidung';
 }
 
-function finish(c: CaseCitation, options: CaseScanOptions): void {
+function finish(c: CaseCitation): void {
   if (!c.court && c.aktenzeichen) {
     const implied = courtOfAktenzeichen(c.aktenzeichen);
     if (implied) {
       c.court = implied;
       c.courtFromRegister = true;
-    } else if (options.citingCourt === undefined) {
-      c.court = null;
     }
   }
   if (!c.court && c.ecli) c.court = courtFromEcli(c.ecli)?.code ?? null;

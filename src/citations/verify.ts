@@ -238,7 +238,6 @@ function matched(v: Verification, row: DecisionMatch, reason: string, strength: 
   v.match_strength = strength;
   v.matched_decision = decisionOf(row);
   v.target_artifact_id = row.id;
-  v.canonical = v.canonical || `${row.court}`;
   return v;
 }
 
