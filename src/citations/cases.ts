@@ -2,7 +2,7 @@
 // reporter citations, EuGH/EuG case numbers) and assembles each with the court, decision type and date written before
 // it and the ECLI and parallel reporter citations written after it: one citation per cited decision.
 import { courtFromEcli, resolveCourt } from '../corpus/courts.ts';
-import { alternation, COURT_SOURCE, DECISION_TYPES, FEDERAL_REGISTERS, JOURNALS, LAND_REGISTERS, MONTHS, OFFICIAL_REPORTERS,
+import { alternation, at, COURT_SOURCE, DECISION_TYPES, FEDERAL_REGISTERS, JOURNALS, LAND_REGISTERS, MONTHS, OFFICIAL_REPORTERS,
   SELF_COURT_SOURCE, SOCIAL_REGISTERS } from './lexicon.ts';
 import type { CaseCitation, ReporterCitation } from './types.ts';
 
@@ -134,11 +134,6 @@ function reporterOf(m: RegExpExecArray, offset: number): ReporterCitation {
 /** The Aktenzeichen as courts write it: single spaces, 'C-238/14' and '(pat)' without inner spaces. */
 function normalAktenzeichen(written: string): string {
   return written.replace(/\s+/gu, ' ').replace(/^([CTF]) ?- ?/u, '$1-').replace(/\( ?(\w+) ?\)/gu, '($1)');
-}
-
-function at(re: RegExp, text: string, pos: number): RegExpExecArray | null {
-  re.lastIndex = pos;
-  return re.exec(text);
 }
 
 /** Finds every decision citation in `text`, in order. */

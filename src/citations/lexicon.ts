@@ -2,6 +2,12 @@
 // the court they imply, reporters (amtliche Sammlungen and journals), decision types, months and court names as
 // regex sources. Everything the scanners in this folder match comes from here.
 
+/** Runs a sticky (or global) regex at `pos`: the scanners' one step. */
+export function at(re: RegExp, text: string, pos: number): RegExpExecArray | null {
+  re.lastIndex = pos;
+  return re.exec(text);
+}
+
 /** Builds a regex alternation from literal words, longest first (so 'NJW-RR' wins over 'NJW'). */
 export function alternation(words: readonly string[]): string {
   return [...new Set(words)]

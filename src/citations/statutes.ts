@@ -3,7 +3,7 @@
 // name, SGB book, EU act, or the law written first: 'HGB § 74'), a.F./n.F., and the counters of what it dropped.
 import { registryAbbreviation } from '../corpus/law-aliases.ts';
 import { EU_CATALOGUE } from '../corpus/eu-catalogue.ts';
-import { JOURNALS, OFFICIAL_REPORTERS } from './lexicon.ts';
+import { alternation, at, JOURNALS, OFFICIAL_REPORTERS } from './lexicon.ts';
 import type { StatuteCitation, Subdivision } from './types.ts';
 
 /** Why a § or Art. that the scanner saw gave no citation; counted in the run's `extraction` object. */
@@ -16,7 +16,7 @@ export interface StatuteDrops {
   withoutLaw: string[];          // no law written and none before it in the paragraph
 }
 
-export function emptyDrops(): StatuteDrops {
+function emptyDrops(): StatuteDrops {
   return { unreadable: [], truncation: 0, trailingNoun: [], contractCollision: [], stacked: 0, withoutLaw: [] };
 }
 
@@ -64,8 +64,7 @@ const NAME_HEAD = String.raw`(?:\p{Lu}\p{Ll}[\p{L}-]*${S}){0,3}\p{Lu}?\p{L}*(?:[
 const LONG_NAME = sticky(String.raw`(?:(?:des|der|dem|den)${S})?(${NAME_HEAD})`);
 const NAME_TAIL_WORD = sticky(String.raw`(\p{L}+|\(\p{L}+\))`);
 const SGB = sticky(String.raw`(SGB)[ \u00a0-]?(XIV|XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I|\d{1,2})(?![\p{L}\d])`);
-const SPACED_ABBREVIATIONS = sticky(`(${[...new Set(EU_CATALOGUE.flatMap((a) => [a.abbreviation, ...a.aliases]).filter((a) => /\s/u.test(a)))]
-  .sort((a, b) => b.length - a.length).map((a) => a.replace(/[.*+?^${}()|[\]\\/]/gu, '\\$&').replace(/ /gu, '\\s?')).join('|')})(?![\\p{L}\\d])`);
+const SPACED_ABBREVIATIONS = sticky(`(${alternation(EU_CATALOGUE.flatMap((a) => [a.abbreviation, ...a.aliases]).filter((a) => /\s/u.test(a)))})(?![\\p{L}\\d])`);
 const ABBREVIATION = sticky(String.raw`(?:(?:des|der)${S}(?=[A-ZÄÖÜ][\p{L}]*[A-ZÄÖÜ]))?((?:\d{1,2}\.${S})?[A-ZÄÖÜ][\p{L}&]*(?:[-/][\p{L}\d]+)*)(?![\p{L}\d])`);
 const STATE_SUFFIX = sticky(String.raw`(NRW|NW|BW|Bln|BE|BY|Bay|RP|RhPf|SH|MV|LSA|SachsAnh|SN|TH|Thür|HE|Hess|NI|Nds|HB|Brem|HH|Hmb|SL|Saar|BB|Bbg|M-V)(?![\p{L}\d])`);
 const LAW_YEAR = sticky(String.raw`((?:19|20)\d\d)(?![\d/.]|${S},${S}\d)`);
@@ -95,7 +94,7 @@ const ORDINAL_LABEL: Record<string, Subdivision['label']> = {
   'Var.': 'Var.', Variante: 'Var.', Satz: 'Satz', Absatz: 'Abs.', 'Abs.': 'Abs.', Fall: 'Fall',
 };
 const ROMAN_VALUES: Record<string, number> = { I: 1, V: 5, X: 10 };
-export function romanToNumber(roman: string): number {
+function romanToNumber(roman: string): number {
   let total = 0;
   for (let i = 0; i < roman.length; i++) {
     const v = ROMAN_VALUES[roman[i]];
@@ -105,20 +104,8 @@ export function romanToNumber(roman: string): number {
   return total;
 }
 
-function at(re: RegExp, text: string, pos: number): RegExpExecArray | null {
-  re.lastIndex = pos;
-  return re.exec(text);
-}
-
 /** One provision of a chain while its law is still open. */
-interface Item {
-  start: number;
-  end: number;
-  kind: '§' | 'Art.';
-  number: string;
-  subdivisions: Subdivision[];
-  stacked: number;
-}
+type Item = Pick<StatuteCitation, 'start' | 'end' | 'kind' | 'number' | 'subdivisions' | 'stacked'>;
 
 interface ParsedLaw {
   end: number;

@@ -32,13 +32,25 @@ export function textProblem(value: string): string | null {
 
 interface CheckArgs { text?: string; reference_date?: string | null; document_id?: string }
 
+interface CheckedText { text: string; documentId: string | null; price: number }
+
+// price, resultKey and the handler all need the checked text: read the upload (and test its text) once per call.
+const checkedTexts = new WeakMap<CheckArgs, CheckedText>();
+
 /** The text a call checks: its own, or the extracted text of a ready upload of the caller's organization. */
-function checkedText(args: CheckArgs, ctx: OperationContext): { text: string; documentId: string | null; price: number } {
-  if (args.text !== undefined) return { text: args.text, documentId: null, price: checkPrice(codePointLength(args.text)) };
-  const upload = readyUpload(ctx.services.state, ctx.caller.organization.id, args.document_id!, ctx.now);
-  const problem = textProblem(upload.text);
-  if (problem) throw invalidArgument('document_id', `the extracted text ${problem}`);
-  return { text: upload.text, documentId: upload.id, price: upload.quoted_credits };
+function checkedText(args: CheckArgs, ctx: OperationContext): CheckedText {
+  let checked = checkedTexts.get(args);
+  if (checked) return checked;
+  if (args.text !== undefined) {
+    checked = { text: args.text, documentId: null, price: checkPrice(codePointLength(args.text)) };
+  } else {
+    const upload = readyUpload(ctx.services.state, ctx.caller.organization.id, args.document_id!, ctx.now);
+    const problem = textProblem(upload.text);
+    if (problem) throw invalidArgument('document_id', `the extracted text ${problem}`);
+    checked = { text: upload.text, documentId: upload.id, price: upload.quoted_credits };
+  }
+  checkedTexts.set(args, checked);
+  return checked;
 }
 
 export default defineOperation({
