@@ -9,6 +9,8 @@ export const RELEASE: string = pkg.version;
 
 export interface Config {
   release: string;
+  /** The address clients reach this service at (no trailing slash); `corpus_url` links are built from it. */
+  publicUrl: string;
   /** Where the service's documentation lives; problem `type` URIs are `{docsUrl}/api/errors#<code>`. */
   docsUrl: string;
   changelogUrl: string;
@@ -24,6 +26,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const publicUrl = (env.JURALITE_PUBLIC_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
   return {
     release: RELEASE,
+    publicUrl,
     docsUrl: `${publicUrl}/docs`,
     changelogUrl: `${publicUrl}/docs/changelog`,
     plans: DEFAULT_PLAN_TERMS,
