@@ -158,23 +158,31 @@ CREATE TABLE IF NOT EXISTS law_units (
 );
 CREATE INDEX IF NOT EXISTS law_units_law_position ON law_units(law_id, position);
 
--- Citations found in decision texts (filled by the citation engine; empty after a plain import).
+-- Citations found in decision texts and Normenketten by the citation engine at import (src/graph/edges.ts): one row
+-- per cited decision or provision per Randnummer (rn NULL: before the first Randnummer, in a decision without
+-- printed ones, or from the Normenkette). Never an edge from a decision to itself.
 CREATE TABLE IF NOT EXISTS citation_edges (
-  id                  INTEGER PRIMARY KEY,
+  id                  INTEGER PRIMARY KEY,       -- in reading order within a decision
   from_decision_id    TEXT NOT NULL REFERENCES decisions(id) ON DELETE CASCADE,
   rn                  INTEGER,
-  reference_canonical TEXT NOT NULL,
+  reference_canonical TEXT NOT NULL,           -- 'BGH, VI ZR 496/18', an ECLI, 'BGHZ 132, 105', '§ 573 Abs. 2 BGB'
   reference_type      TEXT NOT NULL,           -- 'case', 'statute'
-  reference_role      TEXT,
-  target_ecli         TEXT,
+  reference_role      TEXT,                    -- 'leitentscheidung' where the citing text marks it, else NULL
+  target_ecli         TEXT,                    -- case: what the citation names, for (re-)resolution
   target_court        TEXT,
   target_date         TEXT,
   target_az_key       TEXT,
+  target_law          TEXT,                    -- statute: cited abbreviation 'BGB' and unit '§ 573' (facets, filters)
+  target_unit         TEXT,
   to_decision_id      TEXT REFERENCES decisions(id) ON DELETE SET NULL,
+  -- case: resolved when exactly one decision of the corpus fits; statute: resolved when the unit's text is held.
   resolution_status   TEXT NOT NULL CHECK (resolution_status IN ('resolved','unresolved'))
 );
 CREATE INDEX IF NOT EXISTS citation_edges_from ON citation_edges(from_decision_id);
-CREATE INDEX IF NOT EXISTS citation_edges_to ON citation_edges(to_decision_id);
+CREATE INDEX IF NOT EXISTS citation_edges_to ON citation_edges(to_decision_id) WHERE to_decision_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS citation_edges_norm ON citation_edges(target_law, target_unit) WHERE reference_type = 'statute';
+CREATE INDEX IF NOT EXISTS citation_edges_unresolved ON citation_edges(target_az_key)
+  WHERE reference_type = 'case' AND resolution_status = 'unresolved';
 
 -- Ingestion boundaries stated by a coverage manifest (empty unless one is imported; then coverage is derived from
 -- the decisions held, per court, earliest to latest).
@@ -197,4 +205,4 @@ CREATE INDEX IF NOT EXISTS coverage_ranges_court ON coverage_ranges(court);
 -- Chunks are replaced (new ids) when a decision's content changes; the search indexes must follow via triggers or
 -- a rebuild step.
 
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;

@@ -39,6 +39,8 @@ export function describeSummary(summary: ImportSummary, seconds: number): string
   const lines = [
     `imported ${summary.imported}, updated ${summary.updated}, skipped ${summary.skipped} (unchanged), failed ${summary.failed.length} in ${seconds.toFixed(1)} s`,
     `corpus now holds ${summary.decisions} decisions, ${summary.laws} laws, ${summary.law_units} law units`,
+    `citation graph: ${summary.citation_edges} decision citations, ${summary.citation_edges_resolved} of them to decisions `
+      + `of the corpus (${summary.edges_resolved} resolved by this import's decisions)`,
     ...summary.failed.map((failure) => `  failed: ${failure.path}: ${failure.reason}`),
   ];
   return lines.join('\n');

@@ -28,7 +28,8 @@ const DECISION_FACETS: Record<string, string> = {
   court_name: 'SELECT court AS value, count(*) AS count FROM decisions GROUP BY court',
   document_type: `SELECT coalesce(document_kind, 'Sonstige') AS value, count(*) AS count FROM decisions GROUP BY 1`,
   branch: `SELECT coalesce(c.branch, 'unbekannt') AS value, count(*) AS count FROM decisions d LEFT JOIN courts c ON c.code = d.court GROUP BY 1`,
-  law_abbreviation: 'SELECT law AS value, count(DISTINCT decision_id) AS count FROM decision_norms GROUP BY law',
+  law_abbreviation: `SELECT target_law AS value, count(DISTINCT from_decision_id) AS count FROM citation_edges
+                     WHERE reference_type = 'statute' GROUP BY target_law`,
 };
 
 const LAW_FACETS: Record<string, string> = {
@@ -53,11 +54,15 @@ function parseNorm(norm: string): ParsedNorm {
   return parsed[0];
 }
 
-/** Decisions citing the norm or any subdivision of it ("subdivisions nest"), per exact norm. */
+/**
+ * Decisions citing the norm or any subdivision of it ("subdivisions nest"), per exact norm: in the text or in the
+ * Normenkette (both are statute edges).
+ */
 function citedNorms(corpus: Database.Database, norm: string) {
   const { norm: canonical, unit, law } = parseNorm(norm);
   const family = sql<[string, string], { value: string; count: number }>(corpus, 
-    'SELECT norm AS value, count(DISTINCT decision_id) AS count FROM decision_norms WHERE law = ? AND unit = ? GROUP BY norm',
+    `SELECT reference_canonical AS value, count(DISTINCT from_decision_id) AS count FROM citation_edges
+     WHERE reference_type = 'statute' AND target_law = ? AND target_unit = ? GROUP BY reference_canonical`,
   ).all(law, unit);
   const withoutLaw = (value: string) => value.slice(0, -law.length - 1);
   const base = withoutLaw(canonical);

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { CorpusDb } from './open.ts';
 import { lawId, lawUnitId } from './ids.ts';
 import { abbreviationKey, nameKey, registryAliases } from './law-aliases.ts';
-import { stmt } from './statements.ts';
+import { sql } from '../db/statements.ts';
 
 export interface LawUnitRecord {
   kind: string;                 // '§', 'Art.', 'Anlage', 'Präambel'
@@ -67,7 +67,7 @@ export interface WriteLawOptions {
 
 export function writeLaw(db: CorpusDb, input: LawRecord, importedAt: string, options: WriteLawOptions = {}): WriteLawResult {
   let rec = input;
-  const byAbbreviation = stmt(db, 'SELECT id, abbreviation, source_id, content_hash FROM laws WHERE abbreviation = ?');
+  const byAbbreviation = sql(db, 'SELECT id, abbreviation, source_id, content_hash FROM laws WHERE abbreviation = ?');
   let existing = byAbbreviation.get(rec.abbreviation) as ExistingLaw | undefined;
   if (existing && rec.source_id && existing.source_id && existing.source_id !== rec.source_id) {
     const fallback = rec.gii_jurabk && rec.gii_jurabk !== rec.abbreviation ? rec.gii_jurabk : undefined;
@@ -80,9 +80,9 @@ export function writeLaw(db: CorpusDb, input: LawRecord, importedAt: string, opt
   }
   // The same source filed under another abbreviation before (registry change): replace it.
   if (!existing && rec.source_id) {
-    const old = stmt(db, 'SELECT id, abbreviation, source_id, content_hash FROM laws WHERE source_id = ? AND jurisdiction = ?')
+    const old = sql(db, 'SELECT id, abbreviation, source_id, content_hash FROM laws WHERE source_id = ? AND jurisdiction = ?')
       .get(rec.source_id, rec.jurisdiction) as ExistingLaw | undefined;
-    if (old) stmt(db, 'DELETE FROM laws WHERE id = ?').run(old.id);
+    if (old) sql(db, 'DELETE FROM laws WHERE id = ?').run(old.id);
   }
 
   const id = lawId(rec.abbreviation);
@@ -91,7 +91,7 @@ export function writeLaw(db: CorpusDb, input: LawRecord, importedAt: string, opt
     return { outcome: 'skipped', law_id: existing.id, abbreviation: rec.abbreviation, units: 0 };
   }
 
-  stmt(db, `
+  sql(db, `
     INSERT INTO laws (id, abbreviation, gii_jurabk, amtabk, title, law_type, jurisdiction, stand, source_id,
                       text_available, source_format, source_name, content_hash, imported_at)
     VALUES (@id, @abbreviation, @gii_jurabk, @amtabk, @title, @law_type, @jurisdiction, @stand, @source_id,
@@ -112,12 +112,12 @@ export function writeLaw(db: CorpusDb, input: LawRecord, importedAt: string, opt
 
   let position = 0;
   if (options.mergeUnits && existing) {
-    const max = stmt(db, 'SELECT max(position) AS p FROM law_units WHERE law_id = ?').get(id) as { p: number | null };
+    const max = sql(db, 'SELECT max(position) AS p FROM law_units WHERE law_id = ?').get(id) as { p: number | null };
     position = (max.p ?? -1) + 1;
   } else {
-    stmt(db, 'DELETE FROM law_units WHERE law_id = ?').run(id);
+    sql(db, 'DELETE FROM law_units WHERE law_id = ?').run(id);
   }
-  const insertUnit = stmt(db, `
+  const insertUnit = sql(db, `
     INSERT INTO law_units (id, law_id, kind, number, heading, text, absatz_count, breadcrumb, position, repealed)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT(id) DO UPDATE SET heading = excluded.heading, text = excluded.text, absatz_count = excluded.absatz_count,
@@ -136,7 +136,7 @@ export function writeLaw(db: CorpusDb, input: LawRecord, importedAt: string, opt
 }
 
 function writeAliases(db: CorpusDb, lawIdValue: string, rec: LawRecord): void {
-  stmt(db, 'DELETE FROM law_aliases WHERE law_id = ?').run(lawIdValue);
+  sql(db, 'DELETE FROM law_aliases WHERE law_id = ?').run(lawIdValue);
   const registry = registryAliases(rec.abbreviation);
   const candidates: [string, string, string][] = []; // key, alias, kind
   const abbr = (alias: string | null | undefined, kind: string) => {
@@ -154,8 +154,8 @@ function writeAliases(db: CorpusDb, lawIdValue: string, rec: LawRecord): void {
   for (const n of rec.extra_names ?? []) name(n, 'registry');
   for (const n of registry.names) name(n, 'registry');
 
-  const current = stmt(db, 'SELECT law_id, kind FROM law_aliases WHERE alias_key = ?');
-  const upsert = stmt(db, `INSERT INTO law_aliases (alias_key, law_id, alias, kind) VALUES (?, ?, ?, ?)
+  const current = sql(db, 'SELECT law_id, kind FROM law_aliases WHERE alias_key = ?');
+  const upsert = sql(db, `INSERT INTO law_aliases (alias_key, law_id, alias, kind) VALUES (?, ?, ?, ?)
     ON CONFLICT(alias_key) DO UPDATE SET law_id = excluded.law_id, alias = excluded.alias, kind = excluded.kind`);
   for (const [key, alias, kind] of candidates) {
     if (key === '' || key === 'name:') continue;
@@ -186,9 +186,9 @@ export function findLaw(db: CorpusDb, text: string): LawRow | undefined {
   const t = text.trim().replace(/\s+/gu, ' ');
   if (t === '') return undefined;
   const cols = 'l.id, l.abbreviation, l.title, l.jurisdiction, l.text_available';
-  const exact = stmt(db, `SELECT ${cols} FROM laws l WHERE l.abbreviation = ?`).get(t) as LawRow | undefined;
+  const exact = sql(db, `SELECT ${cols} FROM laws l WHERE l.abbreviation = ?`).get(t) as LawRow | undefined;
   if (exact) return exact;
-  const byKey = stmt(db, `SELECT ${cols} FROM law_aliases a JOIN laws l ON l.id = a.law_id WHERE a.alias_key = ?`);
+  const byKey = sql(db, `SELECT ${cols} FROM law_aliases a JOIN laws l ON l.id = a.law_id WHERE a.alias_key = ?`);
   const tries = [abbreviationKey(t)];
   if (/ (?:19|20)\d\d$/u.test(t)) tries.push(abbreviationKey(t.replace(/ (?:19|20)\d\d$/u, '')));
   tries.push(`name:${nameKey(t)}`);

@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { seedRegistries } from './seed.ts';
+import { rebuildCitationEdges } from '../graph/edges.ts';
 
 /** A better-sqlite3 connection to a corpus file (sqlite-vec loaded, corpus schema applied when writable). */
 export type CorpusDb = Database.Database;
 
 /** The corpus schema version this code writes and reads (`PRAGMA user_version`). */
-export const CORPUS_SCHEMA_VERSION = 1;
+export const CORPUS_SCHEMA_VERSION = 2;
 
 export interface OpenCorpusOptions {
   /** Open read-only: no schema is applied, nothing is seeded. Default false. */
@@ -49,8 +50,15 @@ export function openCorpus(path: string, options: OpenCorpusOptions = {}): Corpu
     if (version > CORPUS_SCHEMA_VERSION) {
       throw new Error(`corpus ${path} has schema version ${version}; this juralite reads up to ${CORPUS_SCHEMA_VERSION}`);
     }
+    if (readonly && version > 0 && version < CORPUS_SCHEMA_VERSION) {
+      throw new Error(`corpus ${path} has schema version ${version}, older than this juralite's ${CORPUS_SCHEMA_VERSION}; `
+        + 'open it once with write access (juralite serve or juralite import) to upgrade it');
+    }
     if (!readonly) {
+      if (version === 1) addEdgeTargetColumns(db);
       db.exec(corpusSchemaSql());
+      // Corpora of version 1 were imported before the citation engine wrote edges.
+      if (version === 1) rebuildCitationEdges(db);
       const created = version === 0;
       seedRegistries(db);
       setMeta(db, 'schema_version', String(CORPUS_SCHEMA_VERSION));
@@ -60,6 +68,24 @@ export function openCorpus(path: string, options: OpenCorpusOptions = {}): Corpu
   } catch (error) {
     db.close();
     throw error;
+  }
+}
+
+/** Upgrades a corpus file of an older schema version in place; a current one is not even opened for writing. */
+export function upgradeCorpus(path: string, options: Omit<OpenCorpusOptions, 'readonly'> = {}): void {
+  const probe = new Database(path, {
+    readonly: true, fileMustExist: true, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+  });
+  const version = probe.pragma('user_version', { simple: true }) as number;
+  probe.close();
+  if (version > 0 && version < CORPUS_SCHEMA_VERSION) openCorpus(path, options).close();
+}
+
+/** Version 1 to 2: citation_edges learns the cited law and unit of statute edges (before the schema's indexes use them). */
+function addEdgeTargetColumns(db: CorpusDb): void {
+  const columns = new Set((db.pragma('table_info(citation_edges)') as { name: string }[]).map((column) => column.name));
+  for (const column of ['target_law', 'target_unit']) {
+    if (!columns.has(column)) db.exec(`ALTER TABLE citation_edges ADD COLUMN ${column} TEXT`);
   }
 }
 

@@ -4,11 +4,11 @@ import type { CorpusDb } from './open.ts';
 import { seedCourts, type CourtInfo } from './courts.ts';
 import { EU_CATALOGUE, catalogueArticles } from './eu-catalogue.ts';
 import { writeLaw } from './law-store.ts';
-import { stmt } from './statements.ts';
+import { sql } from '../db/statements.ts';
 
 /** Inserts or updates one court row (courts named by decisions are written the same way). */
 export function upsertCourt(db: CorpusDb, court: CourtInfo): void {
-  stmt(db, `
+  sql(db, `
     INSERT INTO courts (code, name, branch, court_type, level, state, founding_year, founding_basis)
     VALUES (@code, @name, @branch, @court_type, @level, @state, @founding_year, @founding_basis)
     ON CONFLICT(code) DO UPDATE SET name = excluded.name, branch = excluded.branch, court_type = excluded.court_type,
@@ -25,7 +25,7 @@ function registryVersion(): string {
 /** Writes the registries when this corpus does not hold their current version yet (cheap on every open). */
 export function seedRegistries(db: CorpusDb): void {
   const version = registryVersion();
-  const held = stmt(db, "SELECT value FROM meta WHERE key = 'registry_version'").get() as { value: string } | undefined;
+  const held = sql(db, "SELECT value FROM meta WHERE key = 'registry_version'").get() as { value: string } | undefined;
   if (held?.value === version) return;
   const now = new Date().toISOString();
   db.transaction(() => {
@@ -48,7 +48,7 @@ export function seedRegistries(db: CorpusDb): void {
         })),
       }, now);
     }
-    stmt(db, "INSERT INTO meta (key, value) VALUES ('registry_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+    sql(db, "INSERT INTO meta (key, value) VALUES ('registry_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
       .run(version);
   })();
 }

@@ -1,6 +1,7 @@
 // Assembles a decision's plain text from its sections of blocks and cuts it into chunks. All offsets that leave this
 // module are Unicode code points into full_text.
 import type { SectionBlocks } from './blocks.ts';
+import { codePointIndexer } from '../text/code-points.ts';
 
 export const CHUNK_MIN = 400;
 export const CHUNK_MAX = 1600;
@@ -26,29 +27,6 @@ export interface BuiltDecisionText {
   hasRnAnchors: boolean;
   rnFrom: number | null;
   rnTo: number | null;
-}
-
-/** Converts UTF-16 offsets of one string to code point offsets (cheap when the text has no astral characters). */
-export function utf16ToCodePoints(text: string): (offset: number) => number {
-  // Without the u flag the class matches UTF-16 units, so it finds surrogate pairs.
-  // eslint-disable-next-line require-unicode-regexp
-  if (!/[\ud800-\udfff]/.test(text)) return (o) => o;
-  const map = new Uint32Array(text.length + 1);
-  let cp = 0;
-  for (let i = 0; i < text.length; i++) {
-    map[i] = cp;
-    const c = text.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        map[i + 1] = cp;
-        i++;
-      }
-    }
-    cp++;
-  }
-  map[text.length] = cp;
-  return (o) => map[o];
 }
 
 interface PlacedBlock {
@@ -93,7 +71,7 @@ export function buildDecisionText(input: SectionBlocks[]): BuiltDecisionText {
     placedSections.push({ name: section.name, start, end: length, blocks: placed });
   }
   const fullText = parts.join('');
-  const cp = utf16ToCodePoints(fullText);
+  const cp = codePointIndexer(fullText);
 
   const sections: BuiltSection[] = [];
   const randnummern: BuiltRandnummer[] = [];

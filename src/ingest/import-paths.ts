@@ -19,7 +19,8 @@ import { writeDecision } from './store-decision.ts';
 import type { DecisionRecord } from './decision-record.ts';
 import { isZip, zipMembers } from './zip.ts';
 import { tarEntries } from './tar.ts';
-import { stmt } from '../corpus/statements.ts';
+import { sql } from '../db/statements.ts';
+import { resolvePendingEdges } from '../graph/resolve.ts';
 
 export interface ImportProgress {
   /** Documents handled so far (written, skipped or failed). */
@@ -51,6 +52,11 @@ export interface ImportSummary {
   decisions: number;
   laws: number;
   law_units: number;
+  /** Decision-to-decision citation edges held after the import, and how many of them name a decision of the corpus. */
+  citation_edges: number;
+  citation_edges_resolved: number;
+  /** Edges left unresolved by earlier imports (or earlier batches) that this import's decisions resolved. */
+  edges_resolved: number;
 }
 
 /** Size above which a single (non-archive, non-JSONL) file is refused rather than read into memory. */
@@ -71,7 +77,10 @@ class Importer {
   private chars = 0;
   private done = 0;
   readonly importedAt = new Date().toISOString();
-  readonly summary: ImportSummary = { imported: 0, updated: 0, skipped: 0, failed: [], decisions: 0, laws: 0, law_units: 0 };
+  readonly summary: ImportSummary = {
+    imported: 0, updated: 0, skipped: 0, failed: [], decisions: 0, laws: 0, law_units: 0,
+    citation_edges: 0, citation_edges_resolved: 0, edges_resolved: 0,
+  };
   private readonly db: CorpusDb;
   private readonly options: ImportOptions;
 
@@ -138,7 +147,7 @@ class Importer {
       chars,
       write: () => {
         if (options.yieldToOtherSources) {
-          const held = stmt(this.db, 'SELECT source_format FROM laws WHERE abbreviation = ?').get(rec.abbreviation) as
+          const held = sql(this.db, 'SELECT source_format FROM laws WHERE abbreviation = ?').get(rec.abbreviation) as
             | { source_format: string | null } | undefined;
           if (held && held.source_format !== rec.source_format) return 'skipped';
         }
@@ -148,10 +157,15 @@ class Importer {
   }
 
   finish(): ImportSummary {
-    const count = (sql: string) => (stmt(this.db, sql).get() as { n: number }).n;
+    // Decisions imported now may answer citations that earlier decisions (or earlier batches) could not resolve.
+    this.summary.edges_resolved = this.db.transaction(() => resolvePendingEdges(this.db))();
+    const count = (query: string) => (sql<[], { n: number }>(this.db, query).get()!).n;
     this.summary.decisions = count('SELECT count(*) AS n FROM decisions');
     this.summary.laws = count('SELECT count(*) AS n FROM laws WHERE text_available = 1');
     this.summary.law_units = count('SELECT count(*) AS n FROM law_units u JOIN laws l ON l.id = u.law_id WHERE l.text_available = 1');
+    this.summary.citation_edges = count(`SELECT count(*) AS n FROM citation_edges WHERE reference_type = 'case'`);
+    this.summary.citation_edges_resolved = count(
+      `SELECT count(*) AS n FROM citation_edges WHERE reference_type = 'case' AND resolution_status = 'resolved'`);
     const { failed, ...counts } = this.summary;
     setMeta(this.db, 'last_import_at', this.importedAt);
     setMeta(this.db, 'last_import_summary', JSON.stringify({ ...counts, failed: failed.length }));

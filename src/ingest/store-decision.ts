@@ -1,4 +1,4 @@
-// Writes one decision (row, file numbers, sections, Randnummern, chunks, norms) into the corpus, keeping the id a
+// Writes one decision (row, file numbers, sections, Randnummern, chunks, norms, citation edges) into the corpus, keeping the id a
 // document was first given.
 import { createHash } from 'node:crypto';
 import type { CorpusDb } from '../corpus/open.ts';
@@ -9,7 +9,8 @@ import { parseNormenkette } from '../corpus/norms.ts';
 import type { WriteOutcome } from '../corpus/law-store.ts';
 import { buildDecisionText } from './decision-text.ts';
 import { documentKind, type DecisionRecord } from './decision-record.ts';
-import { stmt } from '../corpus/statements.ts';
+import { sql } from '../db/statements.ts';
+import { writeCitationEdges } from '../graph/edges.ts';
 
 export interface WriteDecisionResult {
   outcome: WriteOutcome;
@@ -21,15 +22,15 @@ interface Existing { id: string; doknr: string | null; ecli: string | null; cont
 function findExisting(db: CorpusDb, rec: DecisionRecord, court: string, azKeys: string[]): Existing | undefined {
   const cols = 'id, doknr, ecli, content_hash';
   if (rec.doknr) {
-    const row = stmt(db, `SELECT ${cols} FROM decisions WHERE doknr = ?`).get(rec.doknr) as Existing | undefined;
+    const row = sql(db, `SELECT ${cols} FROM decisions WHERE doknr = ?`).get(rec.doknr) as Existing | undefined;
     if (row) return row;
   }
   if (rec.ecli) {
-    const row = stmt(db, `SELECT ${cols} FROM decisions WHERE ecli = ?`).get(rec.ecli) as Existing | undefined;
+    const row = sql(db, `SELECT ${cols} FROM decisions WHERE ecli = ?`).get(rec.ecli) as Existing | undefined;
     if (row && (!rec.doknr || !row.doknr)) return row;
   }
   if (azKeys.length > 0 && rec.date) {
-    const row = stmt(db, `
+    const row = sql(db, `
       SELECT d.id, d.doknr, d.ecli, d.content_hash FROM decisions d
       JOIN decision_file_numbers f ON f.decision_id = d.id AND f.position = 0
       WHERE d.court = ? AND d.date = ? AND f.az_key = ?`).get(court, rec.date, azKeys[0]) as Existing | undefined;
@@ -91,12 +92,12 @@ export function writeDecision(db: CorpusDb, input: DecisionRecord, importedAt: s
   });
   for (const [column, value] of [['doknr', rec.doknr], ['ecli', rec.ecli]] as const) {
     if (!value) continue;
-    const holder = stmt(db, `SELECT id FROM decisions WHERE ${column} = ?`).get(value) as { id: string } | undefined;
+    const holder = sql(db, `SELECT id FROM decisions WHERE ${column} = ?`).get(value) as { id: string } | undefined;
     if (holder && holder.id !== id) throw new Error(`${column} ${value} is already held by decision ${holder.id}`);
   }
 
   upsertCourt(db, court);
-  stmt(db, `
+  sql(db, `
     INSERT INTO decisions (id, doknr, ecli, court, court_raw, chamber, date, aktenzeichen, document_type, document_kind,
       title, leitsatz, norms, full_text, text_length, has_rn_anchors, rn_from, rn_to, source_format, source_name,
       content_hash, imported_at)
@@ -114,22 +115,25 @@ export function writeDecision(db: CorpusDb, input: DecisionRecord, importedAt: s
   `).run({ ...row, id, source_name: rec.sourceName, content_hash: contentHash, imported_at: importedAt });
 
   for (const table of ['decision_file_numbers', 'decision_sections', 'decision_randnummern', 'chunks', 'decision_norms']) {
-    stmt(db, `DELETE FROM ${table} WHERE decision_id = ?`).run(id);
+    sql(db, `DELETE FROM ${table} WHERE decision_id = ?`).run(id);
   }
-  // Edges found in the old text point at old Randnummern; the citation engine rebuilds them.
-  stmt(db, 'DELETE FROM citation_edges WHERE from_decision_id = ?').run(id);
+  // Edges found in the old text point at old Randnummern: written anew below.
+  sql(db, 'DELETE FROM citation_edges WHERE from_decision_id = ?').run(id);
 
-  const insFile = stmt(db, 'INSERT INTO decision_file_numbers (decision_id, position, aktenzeichen, az_key) VALUES (?, ?, ?, ?)');
+  const insFile = sql(db, 'INSERT INTO decision_file_numbers (decision_id, position, aktenzeichen, az_key) VALUES (?, ?, ?, ?)');
   fileNumbers.forEach((f, i) => insFile.run(id, i, f, azKeys[i]));
-  const insSection = stmt(db, 'INSERT INTO decision_sections (decision_id, position, name, start_offset, end_offset) VALUES (?, ?, ?, ?, ?)');
+  const insSection = sql(db, 'INSERT INTO decision_sections (decision_id, position, name, start_offset, end_offset) VALUES (?, ?, ?, ?, ?)');
   text.sections.forEach((s, i) => insSection.run(id, i, s.name, s.start, s.end));
-  const insRn = stmt(db, 'INSERT INTO decision_randnummern (decision_id, position, rn, start_offset, end_offset) VALUES (?, ?, ?, ?, ?)');
+  const insRn = sql(db, 'INSERT INTO decision_randnummern (decision_id, position, rn, start_offset, end_offset) VALUES (?, ?, ?, ?, ?)');
   text.randnummern.forEach((r, i) => insRn.run(id, i, r.rn, r.start, r.end));
-  const insChunk = stmt(db, `INSERT INTO chunks (decision_id, position, section, rn_from, rn_to, start_offset, end_offset, text)
+  const insChunk = sql(db, `INSERT INTO chunks (decision_id, position, section, rn_from, rn_to, start_offset, end_offset, text)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
   for (const c of text.chunks) insChunk.run(id, c.position, c.section, c.rn_from, c.rn_to, c.start, c.end, c.text);
-  const insNorm = stmt(db, 'INSERT INTO decision_norms (decision_id, position, norm, law, unit) VALUES (?, ?, ?, ?, ?)');
+  const insNorm = sql(db, 'INSERT INTO decision_norms (decision_id, position, norm, law, unit) VALUES (?, ?, ?, ?, ?)');
   norms.forEach((n, i) => insNorm.run(id, i, n.norm, n.law, n.unit));
+  writeCitationEdges(db, {
+    id, court: court.code, ecli: rec.ecli, azKeys, fullText: text.fullText, randnummern: text.randnummern, norms,
+  });
 
   return { outcome: existing ? 'updated' : 'imported', id };
 }

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { codePointLength } from '../../src/text/code-points.ts';
+import { rebuildCitationEdges } from '../../src/graph/edges.ts';
 
 export const SMALL = {
   bgh: { id: '6f1d6c4e-0b59-5c1a-9a38-0a4a3c1f0001', ecli: 'ECLI:DE:BGH:2020:150120UVIIIZR123.19.0', az: 'VIII ZR 123/19' },
@@ -91,5 +92,7 @@ export function buildSmallCorpus(path: string): void {
   law(db, 'law-dsgvo', 'DSGVO', 'EU', ['6']);
   law(db, 'law-emrk', 'EMRK', 'XI', []);
   db.prepare(`INSERT INTO meta (key, value) VALUES ('built_at', '2026-01-01T00:00:00.000Z')`).run();
+  // The edges the importer would write (statute edges feed the norm facets).
+  rebuildCitationEdges(db);
   db.close();
 }

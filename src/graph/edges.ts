@@ -1,0 +1,135 @@
+// The importer's use of the citation engine: every decision's text, and its Normenkette, becomes citation edges.
+// One row per cited decision or provision per Randnummer, so "cited at Rn. 12, 15 and 31" stays visible while the
+// graph counts the cited decision once.
+import type Database from 'better-sqlite3';
+import { sql } from '../db/statements.ts';
+import { extractCitations } from '../citations/extract.ts';
+import type { Citation } from '../citations/types.ts';
+import { azKey } from '../corpus/ids.ts';
+import { courtMatches } from '../corpus/find-decision.ts';
+import type { ParsedNorm } from '../corpus/norms.ts';
+import { codePointIndexer } from '../text/code-points.ts';
+import { resolveCaseTarget, resolvePendingEdges } from './resolve.ts';
+
+/** A decision as the edge writer needs it; offsets of `randnummern` are code points into `fullText`, ascending. */
+export interface CitingDecision {
+  id: string;
+  court: string;
+  ecli: string | null;
+  azKeys: string[];
+  fullText: string;
+  randnummern: { rn: number; start: number; end: number }[];
+  norms: ParsedNorm[];
+}
+
+interface EdgeRow {
+  rn: number | null;
+  reference_canonical: string;
+  reference_type: 'case' | 'statute';
+  reference_role: string | null;
+  target_ecli: string | null;
+  target_court: string | null;
+  target_date: string | null;
+  target_az_key: string | null;
+  target_law: string | null;
+  target_unit: string | null;
+  to_decision_id: string | null;
+  resolution_status: 'resolved' | 'unresolved';
+}
+
+/** The printed Randnummer whose span holds code point `offset`, or null (headings, Tenor, unnumbered texts). */
+function randnummerAt(randnummern: CitingDecision['randnummern'], offset: number): number | null {
+  let low = 0;
+  let high = randnummern.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const span = randnummern[middle];
+    if (offset < span.start) high = middle - 1;
+    else if (offset >= span.end) low = middle + 1;
+    else return span.rn;
+  }
+  return null;
+}
+
+/** Whether a case citation names the citing decision itself (its own ECLI, or its Aktenzeichen at its court). */
+function citesItself(decision: CitingDecision, c: Extract<Citation, { type: 'case' }>): boolean {
+  if (c.ecli && c.ecli === decision.ecli) return true;
+  return c.aktenzeichen !== null && decision.azKeys.includes(azKey(c.aktenzeichen))
+    && (!c.court || courtMatches(decision.court, c.court));
+}
+
+function edgeOf(corpus: Database.Database, decision: CitingDecision, c: Citation, rn: number | null): EdgeRow | null {
+  const none = { target_ecli: null, target_court: null, target_date: null, target_az_key: null, target_law: null, target_unit: null };
+  if (c.type === 'statute') {
+    return { ...none, rn, reference_canonical: c.canonical, reference_type: 'statute', reference_role: null,
+      target_law: c.law, target_unit: `${c.kind} ${c.number}`, to_decision_id: null, resolution_status: 'unresolved' };
+  }
+  if (citesItself(decision, c)) return null;
+  const target = { ecli: c.ecli, court: c.court, date: c.date, azKey: c.aktenzeichen ? azKey(c.aktenzeichen) : null };
+  const to = resolveCaseTarget(corpus, target);
+  if (to === decision.id) return null;
+  return { ...none, rn, reference_canonical: c.canonical, reference_type: 'case', reference_role: c.role,
+    target_ecli: target.ecli, target_court: target.court, target_date: target.date, target_az_key: target.azKey,
+    to_decision_id: to, resolution_status: to ? 'resolved' : 'unresolved' };
+}
+
+/**
+ * Extracts the citations of one decision and writes its edges (the caller has deleted the old ones). Case edges
+ * resolve against the corpus as it stands; those naming a decision not yet imported wait for resolvePendingEdges.
+ * Statute edges resolve in resolvePendingEdges too.
+ */
+export function writeCitationEdges(corpus: Database.Database, decision: CitingDecision): void {
+  const toCodePoint = codePointIndexer(decision.fullText);
+  const rows = new Map<string, EdgeRow>();
+  const add = (row: EdgeRow | null) => {
+    if (!row) return;
+    // Joined proceedings cited together ('VIII ZR 10/19, VIII ZR 11/19') name one decision: one edge.
+    const target = row.to_decision_id ?? `${row.reference_type}\u0000${row.reference_canonical}`;
+    const key = `${target}\u0000${row.rn ?? ''}`;
+    const held = rows.get(key);
+    if (!held) rows.set(key, row);
+    else held.reference_role ??= row.reference_role;
+  };
+  for (const c of extractCitations(decision.fullText, { citingCourt: decision.court }).citations) {
+    add(edgeOf(corpus, decision, c, randnummerAt(decision.randnummern, toCodePoint(c.start))));
+  }
+  for (const norm of decision.norms) {
+    add({ rn: null, reference_canonical: norm.norm, reference_type: 'statute', reference_role: null, target_ecli: null,
+      target_court: null, target_date: null, target_az_key: null, target_law: norm.law, target_unit: norm.unit,
+      to_decision_id: null, resolution_status: 'unresolved' });
+  }
+  const insert = sql(corpus, `
+    INSERT INTO citation_edges (from_decision_id, rn, reference_canonical, reference_type, reference_role, target_ecli,
+      target_court, target_date, target_az_key, target_law, target_unit, to_decision_id, resolution_status)
+    VALUES (@from, @rn, @reference_canonical, @reference_type, @reference_role, @target_ecli, @target_court,
+      @target_date, @target_az_key, @target_law, @target_unit, @to_decision_id, @resolution_status)`);
+  for (const row of rows.values()) insert.run({ ...row, from: decision.id });
+}
+
+/**
+ * Builds every decision's edges anew (a corpus written before edges existed, or after the engine improved), then
+ * resolves them. Runs in one transaction: the graph is the old one or the new one, never half of each.
+ */
+export function rebuildCitationEdges(corpus: Database.Database): void {
+  const decision = sql<[string], { id: string; court: string; ecli: string | null; full_text: string }>(corpus,
+    'SELECT id, court, ecli, full_text FROM decisions WHERE id = ?');
+  const azKeys = sql<[string], { az_key: string }>(corpus,
+    'SELECT az_key FROM decision_file_numbers WHERE decision_id = ? ORDER BY position');
+  const randnummern = sql<[string], { rn: number; start: number; end: number }>(corpus,
+    'SELECT rn, start_offset AS start, end_offset AS "end" FROM decision_randnummern WHERE decision_id = ? ORDER BY position');
+  const norms = sql<[string], ParsedNorm>(corpus,
+    'SELECT norm, law, unit FROM decision_norms WHERE decision_id = ? ORDER BY position');
+  corpus.transaction(() => {
+    sql(corpus, 'DELETE FROM citation_edges').run();
+    // Ids first: better-sqlite3 allows no writes on a connection while one of its queries is being iterated.
+    const ids = sql<[], { id: string }>(corpus, 'SELECT id FROM decisions ORDER BY id').all();
+    for (const { id } of ids) {
+      const d = decision.get(id)!;
+      writeCitationEdges(corpus, {
+        id: d.id, court: d.court, ecli: d.ecli, fullText: d.full_text,
+        azKeys: azKeys.all(d.id).map((row) => row.az_key), randnummern: randnummern.all(d.id), norms: norms.all(d.id),
+      });
+    }
+    resolvePendingEdges(corpus);
+  })();
+}

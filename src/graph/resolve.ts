@@ -1,0 +1,82 @@
+// Which decision of the corpus a case citation names. The rule is the citation check's (src/citations/verify.ts):
+// by ECLI, else by Aktenzeichen narrowed by the court and the date the citation gives; exactly one fitting decision
+// resolves the edge, none or several leave it unresolved. So an edge is resolved exactly when a check of the same
+// citation would say `verified`.
+import type Database from 'better-sqlite3';
+import { sql } from '../db/statements.ts';
+import { courtMatches } from '../corpus/find-decision.ts';
+
+/** What a case citation names, as stored in citation_edges.target_*. */
+export interface CaseTarget {
+  ecli: string | null;
+  court: string | null;
+  date: string | null;
+  azKey: string | null;
+}
+
+/** The id of the one decision the citation names, or null. */
+export function resolveCaseTarget(corpus: Database.Database, target: CaseTarget): string | null {
+  if (target.ecli) {
+    const row = sql<[string], { id: string }>(corpus, 'SELECT id FROM decisions WHERE ecli = ?').get(target.ecli);
+    if (row) return row.id;
+  }
+  // An Aktenzeichen alone is no identifier: different courts reuse the same numbers.
+  if (!target.azKey || (!target.court && !target.date)) return null;
+  const fitting = sql<[string], { id: string; court: string; date: string | null }>(corpus,
+    `SELECT DISTINCT d.id, d.court, d.date FROM decision_file_numbers f JOIN decisions d ON d.id = f.decision_id
+     WHERE f.az_key = ?`,
+  ).all(target.azKey).filter((row) =>
+    (!target.court || courtMatches(row.court, target.court)) && (!target.date || row.date === target.date));
+  return fitting.length === 1 ? fitting[0].id : null;
+}
+
+interface PendingEdge {
+  id: number;
+  from_decision_id: string;
+  target_ecli: string | null;
+  target_court: string | null;
+  target_date: string | null;
+  target_az_key: string | null;
+}
+
+/**
+ * Resolves the unresolved edges that a decision of the corpus may now answer (one imported after the citing one),
+ * and statute edges whose unit text is now held. Runs after every import, inside the caller's transaction.
+ * Returns the number of decision citations resolved.
+ */
+export function resolvePendingEdges(corpus: Database.Database): number {
+  // Only edges whose ECLI or Aktenzeichen some decision now holds can resolve: the rest are not even looked at.
+  const pending = sql<[], PendingEdge>(corpus,
+    `SELECT e.id, e.from_decision_id, e.target_ecli, e.target_court, e.target_date, e.target_az_key
+     FROM citation_edges e
+     WHERE e.reference_type = 'case' AND e.resolution_status = 'unresolved'
+       AND (EXISTS (SELECT 1 FROM decision_file_numbers f WHERE f.az_key = e.target_az_key)
+            OR EXISTS (SELECT 1 FROM decisions d WHERE d.ecli = e.target_ecli))`,
+  ).all();
+  const resolve = sql(corpus, `UPDATE citation_edges SET to_decision_id = ?, resolution_status = 'resolved' WHERE id = ?`);
+  const drop = sql(corpus, 'DELETE FROM citation_edges WHERE id = ?');
+  const known = new Map<string, string | null>();
+  let resolved = 0;
+  for (const edge of pending) {
+    const target = { ecli: edge.target_ecli, court: edge.target_court, date: edge.target_date, azKey: edge.target_az_key };
+    const key = JSON.stringify(target);
+    if (!known.has(key)) known.set(key, resolveCaseTarget(corpus, target));
+    const to = known.get(key);
+    if (!to) continue;
+    // A decision that cites itself (its own Aktenzeichen in its text) gets no edge.
+    if (to === edge.from_decision_id) drop.run(edge.id);
+    else {
+      resolve.run(to, edge.id);
+      resolved++;
+    }
+  }
+  sql(corpus,
+    `UPDATE citation_edges SET resolution_status = 'resolved'
+     WHERE reference_type = 'statute' AND resolution_status = 'unresolved'
+       AND EXISTS (SELECT 1 FROM laws l JOIN law_units u ON u.law_id = l.id
+                   WHERE l.abbreviation = citation_edges.target_law AND u.text IS NOT NULL
+                     AND u.kind = substr(citation_edges.target_unit, 1, instr(citation_edges.target_unit, ' ') - 1)
+                     AND u.number = substr(citation_edges.target_unit, instr(citation_edges.target_unit, ' ') + 1))`,
+  ).run();
+  return resolved;
+}
