@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import pkg from '../package.json' with { type: 'json' };
 import { DEFAULT_PLAN_TERMS, type Plan, type PlanTerms } from './accounts/plans.ts';
 
@@ -15,6 +16,53 @@ export interface Config {
   docsUrl: string;
   changelogUrl: string;
   plans: Record<Plan, PlanTerms>;
+  uploads: UploadsConfig;
+}
+
+/** The contract's upload limit, "25 MB", in bytes. */
+export const UPLOAD_MAX_BYTES = 25 * 1000 * 1000;
+
+/** Document uploads for the citation check (docs/uploads.md). */
+export interface UploadsConfig {
+  /** Where uploaded files wait for extraction; null: `uploads/` beside the state database. */
+  dir: string | null;
+  /** Largest accepted file, enforced while streaming (25 MB). */
+  maxBytes: number;
+  /** Uploads per organization that are neither consumed nor expired. */
+  quota: number;
+  /** Extraction processes running at once. */
+  workers: number;
+  /** A document whose extraction takes longer fails as unreadable and its process is ended. */
+  timeoutMs: number;
+  /** Heap of one extraction process, in MB; a document needing more fails as unreadable. */
+  workerMemoryMb: number;
+  /** The extraction worker script; null: the one beside the sources (src/uploads/worker-path.ts). */
+  workerScript: string | null;
+  /** How often expired uploads are swept (their files and texts deleted). */
+  sweepIntervalMs: number;
+}
+
+/** One core stays with the HTTP server; more than four processes only queue on I/O. */
+const defaultWorkers = () => Math.max(1, Math.min(4, availableParallelism() - 1));
+
+function positiveInteger(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new Error(`${name} must be a positive integer (got "${value}")`);
+  return number;
+}
+
+function loadUploadsConfig(env: NodeJS.ProcessEnv): UploadsConfig {
+  return {
+    dir: env.JURALITE_UPLOADS_DIR || null,
+    maxBytes: UPLOAD_MAX_BYTES,
+    quota: 20,
+    workers: positiveInteger(env.JURALITE_EXTRACTION_WORKERS, defaultWorkers(), 'JURALITE_EXTRACTION_WORKERS'),
+    timeoutMs: positiveInteger(env.JURALITE_EXTRACTION_TIMEOUT_MS, 120_000, 'JURALITE_EXTRACTION_TIMEOUT_MS'),
+    workerMemoryMb: positiveInteger(env.JURALITE_EXTRACTION_MEMORY_MB, 1024, 'JURALITE_EXTRACTION_MEMORY_MB'),
+    workerScript: env.JURALITE_EXTRACTION_WORKER || null,
+    sweepIntervalMs: 10 * 60 * 1000,
+  };
 }
 
 /**
@@ -30,5 +78,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     docsUrl: `${publicUrl}/docs`,
     changelogUrl: `${publicUrl}/docs/changelog`,
     plans: DEFAULT_PLAN_TERMS,
+    uploads: loadUploadsConfig(env),
   };
 }

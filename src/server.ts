@@ -7,6 +7,7 @@ import { openState } from './accounts/state-db.ts';
 import { loadConfig, type Config } from './config.ts';
 import { createApp } from './http/app.ts';
 import type { Operation, Services } from './operations/operation.ts';
+import { stopUploads, uploadsOf } from './uploads/service.ts';
 
 /** Opens an existing corpus read-only (the server never writes it; replacing the file never touches accounts). */
 export function openCorpusReadonly(path: string): CorpusDb | null {
@@ -32,15 +33,21 @@ export function openServices(options: {
   };
 }
 
+/** Closes the databases; running extractions are abandoned and redone on the next start. */
 export function closeServices(services: Services): void {
+  stopUploads(services).catch((error) => console.error('juralite: stopping the extraction pool failed:', error));
   services.corpus?.close();
   services.state.close();
 }
 
-/** Serves the API on host:port (port 0 picks a free one); resolves once listening. */
+/**
+ * Serves the API on host:port (port 0 picks a free one); resolves once listening. Uploads are received only here,
+ * so the upload machinery starts with it: uploads left `uploaded` by the last run are extracted again.
+ */
 export async function listen(
   services: Services, host: string, port: number, operations?: readonly Operation[],
 ): Promise<{ server: Server; url: string }> {
+  uploadsOf(services);
   const server = createServer(toNodeHandler(createApp(services, operations)));
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {

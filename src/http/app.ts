@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { H3, getRouterParams, type H3Event } from 'h3';
 import { API_BASE } from '../config.ts';
 import { ApiError, invalidArgument } from '../errors.ts';
@@ -8,16 +9,27 @@ import { jsonBodyArguments, queryArguments } from './arguments.ts';
 import { jsonResponse, problemResponse } from './responses.ts';
 import { openApiDocument } from './openapi.ts';
 import { mcpHttpHandler, MCP_PATH } from '../mcp/http.ts';
+import { uploadsOf } from '../uploads/service.ts';
+import type { ReceivedFile } from '../uploads/receive.ts';
 
 /** `/decisions/{id}` → `/decisions/:id` (the router's syntax). */
 const routePath = (path: string) => API_BASE + path.replace(/\{(\w+)\}/g, ':$1');
 
-/** Path, query and body arguments merged into one object, as an MCP tool receives them. Path wins over body. */
-async function collectArguments(operation: Operation, event: H3Event): Promise<Record<string, unknown>> {
+/**
+ * Path, query and body arguments merged into one object, as an MCP tool receives them. Path wins over body. A
+ * multipart body is streamed to disk; `received` learns of the stored file, so that a later refusal can delete it.
+ */
+async function collectArguments(operation: Operation, event: H3Event, services: Services,
+  received: (file: ReceivedFile) => void): Promise<Record<string, unknown>> {
   const path = decodePathParameters(getRouterParams(event));
   const query = queryArguments(operation, event.url.searchParams);
   if (operation.method === 'GET') return { ...query, ...path };
-  if (operation.files) throw new ApiError('backend_unavailable', 'File uploads are not available in this release yet.');
+  if (operation.files) {
+    // The one file argument (operation.files lists it) arrives as the stored file; see src/uploads/receive.ts.
+    const file = await uploadsOf(services).receive(event.req);
+    received(file);
+    return { [operation.files[0]]: file, ...path };
+  }
   return { ...(await jsonBodyArguments(event.req)), ...path };
 }
 
@@ -37,12 +49,16 @@ function operationHandler(operation: Operation, services: Services) {
     ? { deprecation: operation.deprecation.deprecation, sunset: operation.deprecation.sunset }
     : {};
   return async (event: H3Event) => {
+    let stored: ReceivedFile | undefined;
     try {
       const authorization = event.req.headers.get('authorization');
       // Arguments are read only after authentication, so an anonymous caller cannot make the server read a body.
-      const answer = await execute(operation, { authorization, args: () => collectArguments(operation, event) }, services);
+      const args = () => collectArguments(operation, event, services, (file) => { stored = file; });
+      const answer = await execute(operation, { authorization, args }, services);
       return jsonResponse(services.config, answer.status, answer.body, headers);
     } catch (error) {
+      // A stored upload that was then refused (quota, say) is never recorded: its file goes too.
+      if (stored) await rm(stored.path, { force: true });
       return problemResponse(error, services.config, headers);
     }
   };

@@ -1,19 +1,31 @@
 import * as v from 'valibot';
-import { notYetAvailable } from '../errors.ts';
+import { notFound } from '../errors.ts';
 import { defineOperation } from './operation.ts';
 import { text } from './schemas.ts';
+import { uploadResource } from '../uploads/resource.ts';
+import { expireDue, findUpload } from '../uploads/store.ts';
 
 export default defineOperation({
   name: 'get_citation_document',
   summary: 'Read an upload\'s state',
-  description: 'Reads an upload of the caller\'s organization: its status, extracted size and quoted price. Free.',
+  description: 'Reads an upload of the caller\'s organization: its status (uploaded, ready, failed, consumed, expired), '
+    + 'extracted size, pages and quoted price, or why extraction failed (error_code). Free. The extracted text is never served.',
   method: 'GET',
   path: '/citation-check-documents/{document}',
   ability: 'citation-check',
   errors: [401, 403, 404, 409, 422, 429],
   args: v.object({ document: v.pipe(text(100), v.description('upload id')) }),
   price: () => 0,
-  handler: () => {
-    throw notYetAvailable('Document uploads');
+  handler: async (args, ctx) => {
+    const { state } = ctx.services;
+    const organizationId = ctx.caller.organization.id;
+    let row = findUpload(state, organizationId, args.document);
+    if (!row) throw notFound(`No upload ${args.document} for this organization.`);
+    // Expiry happens on read as well as in the periodic sweep: an upload past expires_at is never shown as live.
+    if (row.status !== 'expired' && row.expires_at <= ctx.now.toISOString()) {
+      await expireDue(state, ctx.now, row.id);
+      row = findUpload(state, organizationId, args.document)!;
+    }
+    return uploadResource(row);
   },
 });

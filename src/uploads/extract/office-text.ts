@@ -1,0 +1,58 @@
+// Text out of officeparser's AST (officeparser 8: PDF pages of paragraphs; DOCX paragraphs whose text nodes carry
+// their footnotes and endnotes as `notes`). The layout of the extracted text is ours and documented in
+// docs/uploads.md, because offsets of the citation check point into exactly this text.
+import type { OfficeContentNode } from 'officeparser';
+
+/** A node's own text: officeparser fills `text` on every block with the text of everything inside it. */
+function textOf(node: OfficeContentNode): string {
+  if (typeof node.text === 'string') return node.text;
+  return (node.children ?? []).map(textOf).join('');
+}
+
+/** The notes hanging on the text nodes under `node`, in document order. */
+function notesUnder(node: OfficeContentNode, found: OfficeContentNode[] = []): OfficeContentNode[] {
+  for (const note of (node as { notes?: OfficeContentNode[] }).notes ?? []) found.push(note);
+  for (const child of node.children ?? []) notesUnder(child, found);
+  return found;
+}
+
+const noteType = (note: OfficeContentNode) => (note.metadata as { noteType?: string } | undefined)?.noteType;
+
+export interface PdfText { text: string; pageCount: number; pagesWithoutText: number }
+
+/**
+ * A PDF's text, page after page (pages separated by a blank line), and how many pages have no text layer.
+ *
+ * @example pdfText(ast.content) // { text: 'Seite eins …\n\nSeite drei …', pageCount: 3, pagesWithoutText: 1 }
+ */
+export function pdfText(content: OfficeContentNode[]): PdfText {
+  const pages = content.filter((node) => node.type === 'page');
+  const texts = pages.map((page) => textOf(page).trim());
+  return {
+    text: texts.filter(Boolean).join('\n\n'),
+    pageCount: pages.length,
+    pagesWithoutText: texts.filter((text) => !text).length,
+  };
+}
+
+/**
+ * A DOCX's text in reading order: each body paragraph on its own line, followed by the footnotes it references (as
+ * a printed page shows them below the text), the endnotes at the end of the document.
+ *
+ * @example docxText(ast.content) // 'Der Anspruch folgt aus § 823 BGB.\nBGH, Urteil vom …\nVgl. …'
+ */
+export function docxText(content: OfficeContentNode[]): string {
+  const lines: string[] = [];
+  const endnotes: string[] = [];
+  for (const block of content) {
+    const text = textOf(block).trim();
+    if (text) lines.push(text);
+    for (const note of notesUnder(block)) {
+      const noteText = textOf(note).trim();
+      if (!noteText) continue;
+      if (noteType(note) === 'endnote') endnotes.push(noteText);
+      else lines.push(noteText);
+    }
+  }
+  return [...lines, ...endnotes].join('\n');
+}

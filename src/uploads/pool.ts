@@ -1,0 +1,93 @@
+// The extraction pool: tinypool processes (not threads) running src/uploads/extract/worker.ts. A process is the
+// sandbox for hostile files: one that runs out of memory, crashes or exits takes only itself down, and one that hangs
+// is killed at the time limit; tinypool starts a fresh process for the next task. The server's event loop only
+// sends a path and receives at most 20,000 characters back.
+import Tinypool from 'tinypool';
+import type { UploadsConfig } from '../config.ts';
+import type { ExtractionOutcome, ExtractionTask } from './extract/extract-document.ts';
+import { extractionWorkerUrl } from './worker-path.ts';
+
+/** The pool was closed before the task ran: it is left as it is, to be extracted on the next start. */
+export class PoolClosed extends Error {}
+
+interface Job {
+  task: ExtractionTask;
+  resolve(outcome: ExtractionOutcome): void;
+  reject(error: unknown): void;
+}
+
+const failed = (error_detail: string): ExtractionOutcome => ({
+  status: 'failed', error_code: 'unreadable', error_detail, char_count: null, page_count: null, pages_without_text_layer: null,
+});
+
+export class ExtractionPool {
+  readonly #pool: Tinypool;
+  readonly #size: number;
+  readonly #timeoutMs: number;
+  readonly #queue: Job[] = [];
+  readonly #running = new Set<AbortController>();
+  #closed = false;
+
+  constructor(config: UploadsConfig) {
+    this.#size = config.workers;
+    this.#timeoutMs = config.timeoutMs;
+    this.#pool = new Tinypool({
+      filename: extractionWorkerUrl(config),
+      runtime: 'child_process',
+      minThreads: 0,
+      maxThreads: config.workers,
+      // Idle processes end after a minute: a server without uploads holds none.
+      idleTimeout: 60_000,
+      // Set, not inherited: the server's own flags (a test runner's, say) are no business of the worker.
+      execArgv: [`--max-old-space-size=${config.workerMemoryMb}`],
+    });
+  }
+
+  /**
+   * The text of one document, or why not. A crash, an exit or the time limit give a failed outcome (`unreadable`);
+   * the time limit counts from the moment the task runs, not while it waits for a free process.
+   */
+  run(task: ExtractionTask): Promise<ExtractionOutcome> {
+    if (this.#closed) return Promise.reject(new PoolClosed());
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ task, resolve, reject });
+      this.#next();
+    });
+  }
+
+  /** Tasks waiting for a free process. */
+  get waiting(): number {
+    return this.#queue.length;
+  }
+
+  #next(): void {
+    while (!this.#closed && this.#running.size < this.#size && this.#queue.length) this.#start(this.#queue.shift()!);
+  }
+
+  async #start(job: Job): Promise<void> {
+    const controller = new AbortController();
+    this.#running.add(controller);
+    let timedOut = false;
+    const timer = setTimeout(() => { timedOut = true; controller.abort(); }, this.#timeoutMs);
+    try {
+      job.resolve(await this.#pool.run(job.task, { signal: controller.signal }));
+    } catch (error) {
+      if (this.#closed) job.reject(new PoolClosed());
+      else if (timedOut) job.resolve(failed(`the extraction did not finish within ${this.#timeoutMs / 1000} s and was stopped`));
+      else job.resolve(failed(`the extraction process ended without a result (${(error as Error)?.message ?? error})`));
+    } finally {
+      clearTimeout(timer);
+      this.#running.delete(controller);
+      this.#next();
+    }
+  }
+
+  /** Stops every running task (their uploads stay `uploaded`) and ends the processes. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const job of this.#queue.splice(0)) job.reject(new PoolClosed());
+    for (const controller of this.#running) controller.abort();
+    await this.#pool.destroy();
+  }
+}

@@ -1,0 +1,120 @@
+// Receiving an upload: the multipart body is streamed into a file under the uploads directory, never held in
+// memory whole; the size limit is enforced while streaming. Whatever fails, the partial file is deleted.
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Busboy, type BusboyFileStream, type BusboyInstance } from '@fastify/busboy';
+import { ApiError } from '../errors.ts';
+import type { UploadFormat } from './formats.ts';
+import { fileProblem, inspectUpload } from './inspect.ts';
+
+/** An accepted file, stored and recognized, not yet recorded. */
+export interface ReceivedFile {
+  id: string;
+  path: string;
+  filename: string;
+  format: UploadFormat;
+  bytes: number;
+}
+
+/** Multipart boundaries and part headers around the file; a body larger than file + this is cut off unread. */
+const ENVELOPE_ALLOWANCE = 64 * 1024;
+const FILENAME_MAX = 255;
+
+export const newUploadId = () => `upl_${randomUUID()}`;
+
+const tooLarge = (maxBytes: number) =>
+  fileProblem(`must be at most ${maxBytes / 1e6} MB (${maxBytes.toLocaleString('en')} bytes)`);
+
+/** A name to show back, never used as a path: no directories, no control characters, at most 255 characters. */
+export function cleanFilename(name: string | undefined): string {
+  const base = (name ?? '').split(/[\\/]/).pop() ?? '';
+  const clean = [...base.replace(/[\u0000-\u001f\u007f]/g, '').trim()].slice(0, FILENAME_MAX).join('');
+  return clean || 'upload';
+}
+
+/** The request body, counted: past `limit` bytes the stream fails instead of being read on. */
+async function* bounded(body: ReadableStream<Uint8Array>, limit: number, maxBytes: number): AsyncGenerator<Uint8Array> {
+  let total = 0;
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    total += chunk.byteLength;
+    if (total > limit) throw tooLarge(maxBytes);
+    yield chunk;
+  }
+}
+
+/** Streams the part named `file` into `path`; every other part is read and dropped. */
+async function streamFilePart(request: Request, contentType: string, path: string, maxBytes: number): Promise<{ filename: string; bytes: number }> {
+  let parser: BusboyInstance;
+  try {
+    parser = Busboy({
+      headers: { 'content-type': contentType },
+      limits: { fileSize: maxBytes, files: 5, fields: 20, parts: 25, fieldSize: 64 * 1024, headerPairs: 20 },
+    });
+  } catch (error) {
+    throw fileProblem(`could not be read: ${(error as Error).message} (send multipart/form-data with a boundary)`);
+  }
+  // Set from the parser's events; an object, so that the checks after the stream see what the events wrote.
+  const seen: { problem?: ApiError; written?: Promise<{ filename: string; bytes: number }>; otherParts: string[] } = { otherParts: [] };
+  const fail = (error: ApiError) => { seen.problem ??= error; };
+  parser.on('file', (name: string, stream: BusboyFileStream, filename: string) => {
+    if (name !== 'file' || seen.written) {
+      if (name === 'file') fail(fileProblem('must be sent once; the request carries several "file" parts'));
+      else seen.otherParts.push(name);
+      stream.resume();
+      return;
+    }
+    stream.on('limit', () => fail(tooLarge(maxBytes)));
+    const target = createWriteStream(path, { flags: 'wx' });
+    seen.written = pipeline(stream, target).then(() => ({ filename: cleanFilename(filename), bytes: target.bytesWritten }));
+  });
+  parser.on('field', (name: string) => {
+    if (name === 'file') fail(fileProblem('must be a file part (with a filename), not a text field'));
+    else seen.otherParts.push(name);
+  });
+  parser.on('filesLimit', () => fail(fileProblem('must be the only file of the request')));
+  parser.on('partsLimit', () => fail(fileProblem('must be sent in a request of at most 25 parts')));
+  try {
+    await pipeline(bounded(request.body!, maxBytes + ENVELOPE_ALLOWANCE, maxBytes), parser);
+  } catch (error) {
+    await seen.written?.catch(() => undefined);
+    if (error instanceof ApiError) throw error;
+    throw fileProblem(`could not be read: the multipart body is malformed or was cut off (${(error as Error).message})`);
+  }
+  const result = await seen.written;
+  if (seen.problem) throw seen.problem;
+  if (!result) {
+    const others = seen.otherParts.length ? ` (the request has ${seen.otherParts.map((name) => `"${name}"`).join(', ')})` : '';
+    throw fileProblem(`is required: send the document in the multipart/form-data field "file"${others}`);
+  }
+  return result;
+}
+
+/**
+ * Receives the `file` part of a multipart/form-data request into `dir`, checks it and names its format; 422 on
+ * `file` for anything refused (nothing stays on disk then).
+ *
+ * @example const file = await receiveUpload(event.req, { dir: 'data/uploads', maxBytes: 25e6 });
+ */
+export async function receiveUpload(request: Request, options: { dir: string; maxBytes: number }): Promise<ReceivedFile> {
+  const contentType = request.headers.get('content-type') ?? '';
+  if (!/^multipart\/form-data\s*;/i.test(contentType) || !request.body) {
+    throw fileProblem('is required: send the document as multipart/form-data in the field "file"');
+  }
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  if (declared > options.maxBytes + ENVELOPE_ALLOWANCE) throw tooLarge(options.maxBytes);
+  const id = newUploadId();
+  const partial = join(options.dir, `${id}.part`);
+  try {
+    const { filename, bytes } = await streamFilePart(request, contentType, partial, options.maxBytes);
+    const format = await inspectUpload(partial, filename, bytes);
+    const path = join(options.dir, `${id}.${format}`);
+    await rename(partial, path);
+    return { id, path, filename, format, bytes };
+  } catch (error) {
+    await rm(partial, { force: true });
+    throw error;
+  }
+}

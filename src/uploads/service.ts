@@ -1,0 +1,118 @@
+// The upload machinery of one server: the uploads directory, the extraction pool and the expiry sweep. Started
+// with the HTTP server (only it receives uploads); on start it deletes orphaned files, expires what is due and
+// extracts again every upload still `uploaded`, so a restart loses nothing.
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { Services } from '../operations/operation.ts';
+import { CHECK_MAX_CHARS } from '../operations/check-citations.ts';
+import { DOCX_MAX_UNCOMPRESSED_BYTES } from './inspect.ts';
+import { ExtractionPool, PoolClosed } from './pool.ts';
+import { receiveUpload, type ReceivedFile } from './receive.ts';
+import { expireDue, recordExtraction, waitingPaths, waitingUpload, waitingUploads } from './store.ts';
+
+export interface Uploads {
+  readonly dir: string;
+  /** Streams a multipart request's `file` into the uploads directory (422 on `file` when refused). */
+  receive(request: Request): Promise<ReceivedFile>;
+  /** Extracts an upload in the background if it still waits (a no-op otherwise). */
+  extract(id: string): void;
+  /** Expires what is due; how many uploads expired. */
+  sweep(): Promise<number>;
+  /** Resolves once no extraction is running or waiting. */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const started = new WeakMap<Services, Uploads>();
+
+/** Where uploaded files wait: configured, or `uploads/` beside the state database (the data directory). */
+function uploadsDir(services: Services): string {
+  if (services.config.uploads.dir) return services.config.uploads.dir;
+  const statePath = services.state.name;
+  return statePath && statePath !== ':memory:' ? join(dirname(statePath), 'uploads') : join(tmpdir(), `juralite-uploads-${process.pid}`);
+}
+
+/** Files no waiting upload names: left by a crash mid-upload, or by an extraction cut short. */
+function removeOrphans(services: Services, dir: string): void {
+  const waiting = waitingPaths(services.state);
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (!waiting.has(path)) rmSync(path, { force: true, recursive: true });
+  }
+}
+
+function startUploads(services: Services): Uploads {
+  const { state, config, clock } = services;
+  const dir = uploadsDir(services);
+  mkdirSync(dir, { recursive: true });
+  removeOrphans(services, dir);
+  const pool = new ExtractionPool(config.uploads);
+  const inFlight = new Map<string, Promise<void>>();
+  let closed = false;
+
+  async function extractNow(id: string): Promise<void> {
+    const row = waitingUpload(state, id);
+    if (!row?.stored_path) return;
+    try {
+      const outcome = await pool.run({
+        path: row.stored_path, format: row.format, maxChars: CHECK_MAX_CHARS, maxUncompressedBytes: DOCX_MAX_UNCOMPRESSED_BYTES,
+      });
+      if (closed) return;
+      if (outcome.status === 'failed') console.warn(`juralite: upload ${id} failed (${outcome.error_code}): ${outcome.error_detail}`);
+      if (recordExtraction(state, id, outcome)) await rm(row.stored_path, { force: true });
+    } catch (error) {
+      // Closing leaves the upload `uploaded`: the next start extracts it again.
+      if (!(error instanceof PoolClosed) && !closed) console.error(`juralite: extracting upload ${id} failed:`, error);
+    }
+  }
+
+  const sweep = () => (closed ? Promise.resolve(0) : expireDue(state, clock()));
+  const timer = setInterval(() => sweep().catch((error) => console.error('juralite: upload sweep failed:', error)),
+    config.uploads.sweepIntervalMs);
+  timer.unref();
+
+  const uploads: Uploads = {
+    dir,
+    receive: (request) => receiveUpload(request, { dir, maxBytes: config.uploads.maxBytes }),
+    extract(id) {
+      if (closed || inFlight.has(id)) return;
+      const done = extractNow(id).finally(() => inFlight.delete(id));
+      inFlight.set(id, done);
+    },
+    sweep,
+    async settled() {
+      while (inFlight.size) await Promise.all(inFlight.values());
+    },
+    async close() {
+      closed = true;
+      clearInterval(timer);
+      await pool.close();
+    },
+  };
+  // Expired uploads go first, so that nothing due is extracted; then everything still waiting, oldest first.
+  void sweep().then(() => {
+    if (closed) return;
+    for (const row of waitingUploads(state)) uploads.extract(row.id);
+  }).catch((error) => console.error('juralite: resuming uploads failed:', error));
+  return uploads;
+}
+
+/**
+ * The upload machinery of these services, started on first use.
+ *
+ * @example uploadsOf(services).extract(upload.id)
+ */
+export function uploadsOf(services: Services): Uploads {
+  let uploads = started.get(services);
+  if (!uploads) started.set(services, (uploads = startUploads(services)));
+  return uploads;
+}
+
+/** Stops the machinery if it was started: running extractions are abandoned (their uploads stay `uploaded`). */
+export function stopUploads(services: Services): Promise<void> {
+  const uploads = started.get(services);
+  started.delete(services);
+  return uploads ? uploads.close() : Promise.resolve();
+}
