@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { notYetAvailable } from '../errors.ts';
+import { requireCorpus } from '../corpus/find-decision.ts';
+import { assembleDatapackage } from '../graph/datapackage.ts';
 import { defineOperation } from './operation.ts';
 import { decisionRef, int } from './schemas.ts';
 
@@ -20,10 +21,11 @@ export default defineOperation({
     full_text: v.optional(v.boolean('must be true or false'), false),
     max_chars: v.optional(int(500, 200_000), 60_000),
   }),
+  // One price for up to ten decisions, excerpts or full texts alike (docs/decisions.md); full texts count against the
+  // daily document cap instead.
   price: () => 5,
   volume: { unit: 'documents', applies: (args) => args.full_text,
-    amount: (result: { decisions?: unknown[] }) => result.decisions?.length ?? 0 },
-  handler: () => {
-    throw notYetAvailable('Datapackages');
-  },
+    amount: (result: { included: number }) => result.included },
+  handler: (args, { services, now }) =>
+    assembleDatapackage(requireCorpus(services.corpus), services.config.publicUrl, args, now),
 });

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { notYetAvailable } from '../errors.ts';
+import { findDecision, requireCorpus } from '../corpus/find-decision.ts';
+import { citationGraph } from '../graph/neighbours.ts';
 import { defineOperation } from './operation.ts';
 import { courtFilter, decisionRef, int, isoDate } from './schemas.ts';
 
@@ -22,11 +23,13 @@ export default defineOperation({
     date: v.optional(isoDate),
     page: v.optional(int(1, 20), 1),
   }),
-  // Depth 2 reads up to twice the neighbourhood: twice the price (docs/decisions.md).
+  // Depth 2 walks a second step and serves up to twice the decisions: twice the price (docs/decisions.md).
   price: (args) => (args.depth === 2 ? 4 : 2),
-  volume: { unit: 'rows', amount: (result: { references?: unknown[]; referenced_by?: unknown[] }) =>
-    (result.references?.length ?? 0) + (result.referenced_by?.length ?? 0) },
-  handler: () => {
-    throw notYetAvailable('The citation graph');
+  // Graph neighbours served: the decisions of the corpus in both lists (unresolved references are no decisions).
+  volume: { unit: 'rows', amount: (result: { references: { in_corpus: boolean }[]; referenced_by: unknown[] }) =>
+    result.references.filter((edge) => edge.in_corpus).length + result.referenced_by.length },
+  handler: (args, { services }) => {
+    const corpus = requireCorpus(services.corpus);
+    return citationGraph(corpus, services.config.publicUrl, findDecision(corpus, args.id, args), args);
   },
 });
