@@ -31,7 +31,8 @@ export function readyUpload(state: StateDb, organizationId: string, id: string, 
     'SELECT id, status, text, quoted_credits, expires_at, error_code FROM uploads WHERE id = ? AND organization_id = ?',
   ).get(id, organizationId);
   if (!row) throw invalidArgument('document_id', 'no upload with this id exists for your organization');
-  if (row.status === 'ready' && row.expires_at <= now.toISOString()) throw invalidArgument('document_id', 'the upload has expired');
+  // Past expires_at an upload is expired whether or not the sweep has got to it yet.
+  if (row.status !== 'consumed' && row.expires_at <= now.toISOString()) throw invalidArgument('document_id', 'the upload has expired');
   if (row.status !== 'ready' || row.text === null || row.quoted_credits === null) {
     const why: Record<string, string> = {
       uploaded: 'the upload is still being extracted; poll GET /citation-check-documents/{document} until status is ready',

@@ -9,7 +9,8 @@ function errorDetail(row: UploadRow): string | null {
     case 'too_long': return `the text has ${row.char_count} characters; a citation check takes at most ${CHECK_MAX_CHARS}: `
       + 'split the document and upload each part';
     case 'no_text': return row.page_count
-      ? `none of the ${row.page_count} pages has a text layer (a scanned document?); text recognition (OCR) is not offered`
+      ? `no page of ${row.page_count} has a text layer (a scanned document?); text recognition (OCR) is not offered: `
+        + 'upload a PDF with text, or the document it was made from'
       : 'the document contains no text';
     case 'encrypted': return 'the document is password-protected; upload it without a password';
     case 'unsupported_format': return 'the file looked like a supported format but is not one (e.g. a legacy .doc saved as .docx); '

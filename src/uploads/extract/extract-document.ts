@@ -1,7 +1,7 @@
 // One document to text, inside an extraction worker process: the format's reader, then the rules every upload
 // shares (Unicode NFC, no text → no_text, more than the check can take → too_long).
 import { readFile } from 'node:fs/promises';
-import { parseOffice, type OfficeParserConfig } from 'officeparser';
+import type { OfficeParserConfig } from 'officeparser';
 import { codePointLength } from '../../text/code-points.ts';
 import type { UploadFormat } from '../formats.ts';
 import { decodeText } from './decode-text.ts';
@@ -81,6 +81,8 @@ function failureOf(error: unknown): ExtractionFailure {
 }
 
 async function officeContent(bytes: Buffer, fileType: 'pdf' | 'docx', task: ExtractionTask) {
+  // Loaded on first use: a worker that only ever reads text files starts faster without pdf.js.
+  const { parseOffice } = await import('officeparser');
   try {
     return (await parseOffice(bytes, { ...parserConfig(task), fileType })).content;
   } catch (error) {
@@ -91,8 +93,8 @@ async function officeContent(bytes: Buffer, fileType: 'pdf' | 'docx', task: Extr
 async function extractPdf(bytes: Buffer, task: ExtractionTask): Promise<Extracted> {
   const extracted = pdfText(await officeContent(bytes, 'pdf', task));
   if (!extracted.text) {
-    throw new ExtractionFailure('no_text', `none of the ${extracted.pageCount} pages has a text layer (a scan?); `
-      + 'text recognition (OCR) is not offered: upload a PDF with text or the document itself', extracted);
+    throw new ExtractionFailure('no_text', `no page of ${extracted.pageCount} has a text layer (a scan?); `
+      + 'text recognition (OCR) is not offered', extracted);
   }
   return extracted;
 }

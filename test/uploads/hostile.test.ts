@@ -1,0 +1,47 @@
+/**
+ * Robustness of the extraction pool over HTTP: a worker process that exits, hangs or runs out of memory on a
+ * document fails that upload as unreadable, and the next upload is extracted by a fresh process. The hostile
+ * behaviour comes from a test worker (test/uploads/hostile-worker.ts) named in the configuration, as an executable
+ * names its bundled worker.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startApi, type Api, type TestOrg } from '../helpers/api.ts';
+import { loadConfig } from '../../src/config.ts';
+import { HOSTILE_WORKER, pollUntilExtracted, upload } from './client.ts';
+const LEGAL_TEXT = 'Die Klägerin stützt ihren Anspruch auf § 823 Abs. 1 BGB; die Beklagte beantragt, die Klage abzuweisen.';
+
+let api: Api;
+let org: TestOrg;
+
+before(async () => {
+  api = await startApi({
+    corpus: 'none',
+    // One process, so that the upload after a crash must be served by a new one; a hang is cut after 3 s
+    // (long enough for a fresh process to start on a busy machine).
+    config: { uploads: { ...loadConfig({}).uploads, workerScript: HOSTILE_WORKER, workers: 1, timeoutMs: 3000, workerMemoryMb: 96 } },
+  });
+  org = api.org();
+});
+after(() => api.close());
+
+async function extracted(text: string): Promise<any> {
+  const accepted = await upload(api, org.token(['citation-check']), text, 'klage.txt');
+  assert.equal(accepted.status, 202, JSON.stringify(accepted.body));
+  return pollUntilExtracted(api, org.token(['citation-check']), accepted.body.id);
+}
+
+for (const [marker, what] of [['WORKER-EXIT', 'exits'], ['WORKER-HANG', 'hangs past the time limit'], ['WORKER-OOM', 'runs out of memory']]) {
+  test(`a worker that ${what} fails that upload as unreadable; the pool recovers`, async () => {
+    const hostile = await extracted(`${LEGAL_TEXT} ${marker}`);
+    assert.equal(hostile.status, 'failed');
+    assert.equal(hostile.error_code, 'unreadable');
+    const next = await extracted(LEGAL_TEXT);
+    assert.equal(next.status, 'ready', JSON.stringify(next));
+  });
+}
+
+test('hostile and good uploads at once: each gets its own outcome', async () => {
+  const results = await Promise.all([`${LEGAL_TEXT} WORKER-EXIT`, LEGAL_TEXT, `${LEGAL_TEXT} WORKER-HANG`, LEGAL_TEXT].map(extracted));
+  assert.deepEqual(results.map((result) => result.status), ['failed', 'ready', 'failed', 'ready']);
+});
