@@ -185,7 +185,7 @@ export function citationGraph(corpus: Database.Database, publicUrl: string, sour
   const withheld: string[] = [];
   if (!wants('outgoing')) withheld.push('direction_not_requested');
   else {
-    if (open.length > UNRESOLVED_CAP) withheld.push('unresolved_cap');
+    if (request.page === 1 && open.length > UNRESOLVED_CAP) withheld.push('unresolved_cap');
     if (request.page > 1 && open.length > 0) withheld.push('unresolved_on_first_page_only');
     if (hasMoreReferences || (depthOneOnly && request.page > 1 && referencesResolved > 0)) withheld.push('other_pages');
     if (depthOneOnly && referencesResolved > reachableMax) withheld.push('reachable_distinct_max');
