@@ -21,7 +21,7 @@ export interface McpApi {
   close(): Promise<void>;
 }
 
-export async function startMcpApi(options: { corpus?: 'small' | 'none'; config?: Partial<Config> } = {}): Promise<McpApi> {
+export async function startMcpApi(options: { corpus?: 'small' | 'demo' | 'none' | string; config?: Partial<Config> } = {}): Promise<McpApi> {
   const api = await startApi(options);
   const app = new H3();
   const mcp = mcpHttpHandler(api.services);

@@ -269,3 +269,37 @@ test('check_citations and get_citation_check answer as REST does; a check paid o
   assert.equal(hidden.isError, true);
   assert.equal(structured(hidden).code, 'not_found');
 });
+
+test('get_citation_graph and create_datapackage answer as REST does on the demo corpus; paid over one, free over the other', async () => {
+  const demo = await startMcpApi({ corpus: 'demo' });
+  const connected: Client[] = [];
+  try {
+    const org = demo.api.org({ plan: 'starter' });
+    const token = org.token(['graph', 'datapackage']);
+    const mcpClient = await connectHttp(demo.mcpUrl, token);
+    connected.push(mcpClient);
+    const hub = '129e88d7-bf10-599d-810e-7f273f5b6839';
+    const cases: [string, Record<string, unknown>, string, string, unknown?][] = [
+      ['get_citation_graph', { id: hub, direction: 'incoming' }, 'GET', `/api/v1/decisions/${hub}/citations?direction=incoming`],
+      ['get_citation_graph', { id: 'VIII ZR 44/21', depth: 2 }, 'GET', `/api/v1/decisions/${encodeURIComponent('VIII ZR 44/21')}/citations?depth=2`],
+      ['create_datapackage', { ids: [hub, 'VIII ZR 44/21'], full_text: true, max_chars: 800 }, 'POST', '/api/v1/datapackages',
+        { ids: [hub, 'VIII ZR 44/21'], full_text: true, max_chars: 800 }],
+    ];
+    for (const [name, args, method, path, body] of cases) {
+      const start = org.balance();
+      const rest = await demo.api.call(method, path, { token, body });
+      assert.equal(rest.status, 200, `${path}: ${JSON.stringify(rest.body)}`);
+      assert.ok(rest.body.credits.cost > 0);
+      const result = await mcpClient.callTool({ name, arguments: args });
+      assert.equal(result.isError, undefined, JSON.stringify(result));
+      const answer = structured(result);
+      // Apart from the envelope's credits and the moment it was assembled, the same answer.
+      const comparable = ({ assembled_at: _at, ...rest }: any) => withoutCredits(rest);
+      assert.deepEqual(comparable(answer), comparable(rest.body), name);
+      assert.deepEqual(answer.credits, { metered: true, cost: 0, credits_remaining: start - rest.body.credits.cost }, name);
+    }
+  } finally {
+    await Promise.all(connected.map((c) => c.close()));
+    await demo.close();
+  }
+});
