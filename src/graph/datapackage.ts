@@ -67,27 +67,24 @@ interface EdgeRow extends EdgeDecision {
   role: string | null;
   rn: number | null;
   to_decision_id: string | null;
-  target_rank: number | null;
 }
 
 /** One decision's case edges: the rows of its first 25 resolved targets and its first 25 unresolved rows. */
 function edgesOf(corpus: Database.Database, publicUrl: string, from: string) {
-  const rows = sql<[{ from: string }], EdgeRow>(corpus,
-    `WITH targets AS (
-       SELECT to_decision_id, row_number() OVER (ORDER BY min(id)) AS target_rank
-       FROM citation_edges WHERE from_decision_id = @from AND reference_type = 'case' AND to_decision_id IS NOT NULL
-       GROUP BY to_decision_id)
-     SELECT e.reference_canonical AS canonical, e.reference_role AS role, e.rn, e.to_decision_id, t.target_rank,
+  const rows = sql<[string], EdgeRow>(corpus,
+    `SELECT e.reference_canonical AS canonical, e.reference_role AS role, e.rn, e.to_decision_id,
             d.id, d.court, d.date, d.aktenzeichen, d.document_type, d.ecli
-     FROM citation_edges e LEFT JOIN targets t ON t.to_decision_id = e.to_decision_id
-     LEFT JOIN decisions d ON d.id = e.to_decision_id
-     WHERE e.from_decision_id = @from AND e.reference_type = 'case'
-     ORDER BY e.id`).all({ from });
+     FROM citation_edges e LEFT JOIN decisions d ON d.id = e.to_decision_id
+     WHERE e.from_decision_id = ? AND e.reference_type = 'case'
+     ORDER BY e.id`).all(from);
+  // Targets ranked by their first citation in the text.
+  const targetRank = new Map<string, number>();
+  for (const row of rows) if (row.to_decision_id && !targetRank.has(row.to_decision_id)) targetRank.set(row.to_decision_id, targetRank.size + 1);
   const resolved = rows.filter((row) => row.to_decision_id !== null);
   const unresolved = rows.filter((row) => row.to_decision_id === null);
-  const resolvedIncluded = resolved.filter((row) => row.target_rank! <= RESOLVED_TARGET_CAP);
+  const resolvedIncluded = resolved.filter((row) => targetRank.get(row.to_decision_id!)! <= RESOLVED_TARGET_CAP);
   const unresolvedIncluded = unresolved.slice(0, UNRESOLVED_ROW_CAP);
-  const targetsTotal = resolved.reduce((max, row) => Math.max(max, row.target_rank!), 0);
+  const targetsTotal = targetRank.size;
   const item = (row: EdgeRow): CitationEdgeItem => edgeItem(publicUrl,
     { canonical: row.canonical, role: row.role, from, rns: row.rn === null ? null : String(row.rn) },
     row.to_decision_id ? row : null);

@@ -13,7 +13,7 @@ export const MAX_PAGE = 20;
 export const UNRESOLVED_CAP = 25;
 export const NODE_CAP = 50;
 /** Edge rows a depth-2 walk may visit: bounds the work around hubs cited thousands of times. */
-const WALK_ROW_LIMIT = 20_000;
+const WALK_ROW_LIMIT = 5_000;
 
 export type Direction = 'outgoing' | 'incoming' | 'both';
 
@@ -83,41 +83,33 @@ function unresolved(corpus: Database.Database, id: string) {
 }
 
 /**
- * The depth-2 walk of one direction: breadth first over the edges, hop 1 before hop 2, at most WALK_ROW_LIMIT edge
- * rows. Every decision reached (but the source) once, with its nearest hop; ranked hop 1 before hop 2, then like
- * depth 1 at hop 1, and at hop 2 by the number of hop-1 decisions that lead to it (the best connected first).
+ * The depth-2 walk of one direction, breadth first from the source: hop 1 goes to the sampled hop-1 decisions only
+ * (those depth 1 serves first), hop 2 on from them; at most WALK_ROW_LIMIT edge rows. One row per decision reached,
+ * with the number of rows that reached it (to tell whether the bound cut the walk).
  */
 function walkQuery(side: Side): string {
   const { near, far } = SIDES[side];
-  const hopOneOrder = side === 'outgoing' ? 'r.first_edge' : 'NULL';
   return `
-    WITH RECURSIVE walk(node, hop, via, edge) AS (
-      SELECT @source, 0, NULL, 0
-      UNION
-      SELECT e.${far}, w.hop + 1, w.node, e.id
+    WITH RECURSIVE walk(node, hop, via) AS (
+      SELECT @source, 0, NULL
+      UNION ALL
+      SELECT e.${far}, w.hop + 1, w.node
       FROM walk w JOIN citation_edges e ON e.${near} = w.node
       WHERE w.hop < 2 AND e.reference_type = 'case' AND e.to_decision_id IS NOT NULL
-      ORDER BY 2
-      LIMIT ${WALK_ROW_LIMIT}
-    ),
-    reached AS (
-      SELECT node, min(hop) AS hop, min(CASE WHEN hop = 1 THEN edge END) AS first_edge,
-             count(DISTINCT CASE WHEN hop = 2 THEN via END) AS paths, min(CASE WHEN hop = 2 THEN via END) AS via
-      FROM walk WHERE node <> @source GROUP BY node)
-    SELECT ${DECISION_COLUMNS}, r.hop, r.via, r.first_edge, count(*) OVER () AS reached
-    FROM reached r JOIN decisions d ON d.id = r.node
-    ORDER BY r.hop, CASE WHEN r.hop = 1 THEN ${hopOneOrder} END, CASE WHEN r.hop = 2 THEN r.paths END DESC,
-             d.date DESC, d.id
-    LIMIT @cap`;
+        AND (w.hop = 1 OR e.${far} IN (SELECT value FROM json_each(@hopOne)))
+      LIMIT ${WALK_ROW_LIMIT})
+    SELECT node, min(hop) AS hop, count(DISTINCT via) AS paths, min(via) AS via, count(*) AS rows_reaching
+    FROM walk GROUP BY node`;
 }
 
-interface WalkRow extends EdgeDecision { hop: number; via: string | null; first_edge: number | null; reached: number }
+interface Reached { node: string; hop: number; paths: number; via: string | null; rows_reaching: number }
 
 /** The edge details (first citation, role, Randnummern) between a citing and a cited decision. */
 function edgeBetween(corpus: Database.Database, from: string, to: string) {
   return sql<[string, string], { canonical: string; role: string | null; rns: string | null }>(corpus,
+    // '+to_decision_id': search by the citing decision (a few dozen rows), never by the cited one (a hub has thousands).
     `WITH hits AS (SELECT min(id) AS first_edge, max(reference_role) AS role, group_concat(rn) AS rns
-                   FROM citation_edges WHERE from_decision_id = ? AND to_decision_id = ?)
+                   FROM citation_edges WHERE from_decision_id = ? AND +to_decision_id = ?)
      SELECT (SELECT reference_canonical FROM citation_edges WHERE id = h.first_edge) AS canonical, h.role, h.rns
      FROM hits h`).get(from, to)!;
 }
@@ -126,26 +118,44 @@ interface DirectionAnswer {
   items: GraphEdge[];
   /** Distinct decisions reached at depth 2 but left out of the sample. */
   omitted: number;
+  /** The walk hit its row bound: more decisions may lie behind the sample than `omitted` counts. */
+  omittedIsFloor: boolean;
 }
 
 function depthOne(corpus: Database.Database, publicUrl: string, side: Side, source: string, page: number): DirectionAnswer {
   const rows = neighbours(corpus, side, source, PAGE_SIZE, (page - 1) * PAGE_SIZE);
-  const items = rows.map((row): GraphEdge => ({
-    ...edgeItem(publicUrl, { canonical: row.canonical, role: row.role, rns: row.rns, from: side === 'outgoing' ? source : row.id }, row),
-    hop: 1, via_artifact_id: null,
-  }));
-  return { items, omitted: 0 };
+  return { items: rows.map((row) => atHopOne(publicUrl, side, source, row)), omitted: 0, omittedIsFloor: false };
 }
 
-function depthTwo(corpus: Database.Database, publicUrl: string, side: Side, source: string, cap: number): DirectionAnswer {
-  const rows = sql<[{ source: string; cap: number }], WalkRow>(corpus, walkQuery(side)).all({ source, cap });
-  const items = rows.map((row): GraphEdge => {
-    const near = row.hop === 1 ? source : row.via!;
-    const [from, to] = side === 'outgoing' ? [near, row.id] : [row.id, near];
-    const edge = edgeBetween(corpus, from, to);
-    return { ...edgeItem(publicUrl, { ...edge, from }, row), hop: row.hop, via_artifact_id: row.hop === 2 ? near : null };
-  });
-  return { items, omitted: (rows[0]?.reached ?? 0) - rows.length };
+function atHopOne(publicUrl: string, side: Side, source: string, row: NeighbourRow): GraphEdge {
+  const from = side === 'outgoing' ? source : row.id;
+  return { ...edgeItem(publicUrl, { canonical: row.canonical, role: row.role, rns: row.rns, from }, row), hop: 1, via_artifact_id: null };
+}
+
+/**
+ * The depth-2 sample of one direction: the first `cap` hop-1 decisions in depth-1 order, then hop-2 decisions reached
+ * from them, the best connected first (most hop-1 decisions leading to them), then by id.
+ */
+function depthTwo(corpus: Database.Database, publicUrl: string, side: Side, source: string, cap: number, hopOneTotal: number): DirectionAnswer {
+  const hopOne = neighbours(corpus, side, source, cap, 0);
+  const items = hopOne.map((row) => atHopOne(publicUrl, side, source, row));
+  let omitted = hopOneTotal - hopOne.length;
+  let cut = false;
+  if (hopOne.length > 0) {
+    const reached = sql<[{ source: string; hopOne: string }], Reached>(corpus, walkQuery(side))
+      .all({ source, hopOne: JSON.stringify(hopOne.map((row) => row.id)) });
+    cut = reached.reduce((rows, row) => rows + row.rows_reaching, 0) >= WALK_ROW_LIMIT + 1;
+    const hopTwo = reached.filter((row) => row.hop === 2)
+      .sort((a, b) => b.paths - a.paths || (a.node < b.node ? -1 : 1));
+    const served = hopTwo.slice(0, cap - hopOne.length);
+    omitted += hopTwo.length - served.length;
+    const decision = sql<[string], EdgeDecision>(corpus, `SELECT ${DECISION_COLUMNS} FROM decisions d WHERE d.id = ?`);
+    for (const row of served) {
+      const [from, to] = side === 'outgoing' ? [row.via!, row.node] : [row.node, row.via!];
+      items.push({ ...edgeItem(publicUrl, { ...edgeBetween(corpus, from, to), from }, decision.get(row.node)!), hop: 2, via_artifact_id: row.via });
+    }
+  }
+  return { items, omitted, omittedIsFloor: cut };
 }
 
 /** The graph answer for one decision (without the envelope). */
@@ -159,10 +169,10 @@ export function citationGraph(corpus: Database.Database, publicUrl: string, sour
   const open = unresolved(corpus, source.id);
   const perDirection = request.direction === 'both' ? NODE_CAP / 2 : NODE_CAP;
   const serve = (side: Side): DirectionAnswer => {
-    if (!wants(side)) return { items: [], omitted: 0 };
+    if (!wants(side)) return { items: [], omitted: 0, omittedIsFloor: false };
     return request.depth === 1
       ? depthOne(corpus, publicUrl, side, source.id, request.page)
-      : depthTwo(corpus, publicUrl, side, source.id, perDirection);
+      : depthTwo(corpus, publicUrl, side, source.id, perDirection, side === 'outgoing' ? referencesResolved : referencedBy);
   };
   const outgoing = serve('outgoing');
   const incoming = serve('incoming');
@@ -213,6 +223,7 @@ export function citationGraph(corpus: Database.Database, publicUrl: string, sour
     unresolved_cap: UNRESOLVED_CAP,
     node_cap: NODE_CAP,
     nodes_omitted: nodesOmitted,
+    nodes_omitted_is_floor: outgoing.omittedIsFloor || incoming.omittedIsFloor,
     truncated,
     // Every list is capped, so a graph answer stays small: nothing is ever cut for size.
     payload_truncated: false,

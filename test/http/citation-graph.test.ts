@@ -62,7 +62,7 @@ test('depth 1: references in citing order with Randnummern and role, unresolved 
     served_direction: 'both', served_references_total: 4, served_referenced_by_total: 0,
     references_total: 4, references_resolved_total: 3, referenced_by_total: 0, references_unresolved_total: 1,
     references_withheld_reasons: [], totals_scope: 'direct_neighbours', per_direction_cap: 25, unresolved_cap: 25, node_cap: 50,
-    nodes_omitted: 0, truncated: false, payload_truncated: false, fortgeltung_checked: false,
+    nodes_omitted: 0, nodes_omitted_is_floor: false, truncated: false, payload_truncated: false, fortgeltung_checked: false,
   });
   assert.deepEqual(pagination, {
     page: 1, page_size: 25, max_page: 20, reachable_distinct_max: 500, references_pages: 1, referenced_by_pages: 0,
