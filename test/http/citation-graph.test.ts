@@ -218,8 +218,11 @@ test('422 for every invalid argument, named; 404 for an unknown decision; 503 wi
   }
 });
 
-test('401 without a token, 403 without the graph ability, 402 without credits, 429 at the row cap: nothing charged', async () => {
+test('401 without a token, 409 for a token without organization, 403 without the graph ability, 402 without credits, 429 at the row cap: nothing charged', async () => {
   assert.equal((await demo.call('GET', `/api/v1/decisions/${HUB}/citations`)).status, 401);
+  const orphan = demo.org({ plan: 'enterprise' }).token(['graph']);
+  demo.services.state.prepare('UPDATE tokens SET organization_id = NULL WHERE id = ?').run(orphan.slice(3, 19));
+  assert.equal((await get(demo, `${HUB}/citations`, orphan)).body.code, 'token_org_missing');
   const org = demo.org({ plan: 'free' });
   const forbidden = await get(demo, `${HUB}/citations`, org.token(['read']));
   assert.deepEqual([forbidden.status, forbidden.body.required_ability], [403, 'graph']);

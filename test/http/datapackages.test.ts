@@ -128,8 +128,20 @@ test('422 for every invalid argument, named: ids (empty, too many, not an array,
   assert.equal(org.balance(), before);
 });
 
-test('401, 403 without the datapackage ability, 429 at the document cap with full_text only, 503 without a corpus', async () => {
+test('401, 409, 403 without the datapackage ability, 402, 429 at the document cap with full_text only, 503 without a corpus', async () => {
   assert.equal((await demo.call('POST', '/api/v1/datapackages', { body: { ids: [HUB] } })).status, 401);
+  const orphan = demo.org({ plan: 'enterprise' }).token(['datapackage']);
+  demo.services.state.prepare('UPDATE tokens SET organization_id = NULL WHERE id = ?').run(orphan.slice(3, 19));
+  assert.equal((await post(demo, { ids: [HUB] }, orphan)).status, 409);
+  const poor = demo.org({ plan: 'free' });
+  for (let spent = 0; spent < 6; spent++) {
+    const paid = await post(demo, { ids: [fixture(spent + 1)] }, poor.token(['datapackage']));
+    assert.equal(paid.status, 200, JSON.stringify(paid.body));
+  }
+  assert.equal(poor.balance(), 0);
+  // (ids [HUB] alone was paid in the loop: free again this month.)
+  const refused = await post(demo, { ids: [fixture(20)] }, poor.token(['datapackage']));
+  assert.deepEqual([refused.status, refused.body.code, refused.body.cost, refused.body.balance], [402, 'insufficient_credits', 5, 0]);
   const org = demo.org({ plan: 'enterprise' });
   const forbidden = await post(demo, { ids: [HUB] }, org.token(['read', 'graph']));
   assert.deepEqual([forbidden.status, forbidden.body.required_ability], [403, 'datapackage']);
