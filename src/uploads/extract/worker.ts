@@ -1,7 +1,19 @@
 // The extraction worker: the script each pool process runs (tinypool calls its default export once per task).
 // Loaded by path, never imported by the server, so that a standalone executable can ship it as a file of its own
 // (src/uploads/worker-path.ts resolves it).
+import { setPriority } from 'node:os';
 import { extractDocument, type ExtractionOutcome, type ExtractionTask } from './extract-document.ts';
+
+/**
+ * Extraction yields the CPU to the server: on a small machine the worker processes share cores with the event loop,
+ * and a search or a decision read must not wait behind a 50-page PDF.
+ */
+const BACKGROUND_PRIORITY = 10;
+try {
+  setPriority(BACKGROUND_PRIORITY);
+} catch {
+  // A platform that refuses it: extraction runs at normal priority.
+}
 
 export default function extract(task: ExtractionTask): Promise<ExtractionOutcome> {
   return extractDocument(task);
