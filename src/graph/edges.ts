@@ -101,9 +101,11 @@ export function writeCitationEdges(corpus: Database.Database, decision: CitingDe
   const insert = sql(corpus, `
     INSERT INTO citation_edges (from_decision_id, rn, reference_canonical, reference_type, reference_role, target_ecli,
       target_court, target_date, target_az_key, target_law, target_unit, to_decision_id, resolution_status)
-    VALUES (@from, @rn, @reference_canonical, @reference_type, @reference_role, @target_ecli, @target_court,
-      @target_date, @target_az_key, @target_law, @target_unit, @to_decision_id, @resolution_status)`);
-  for (const row of rows.values()) insert.run({ ...row, from: decision.id });
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  for (const r of rows.values()) {
+    insert.run(decision.id, r.rn, r.reference_canonical, r.reference_type, r.reference_role, r.target_ecli, r.target_court,
+      r.target_date, r.target_az_key, r.target_law, r.target_unit, r.to_decision_id, r.resolution_status);
+  }
 }
 
 /**

@@ -14,8 +14,26 @@ export interface CaseTarget {
   azKey: string | null;
 }
 
-/** The id of the one decision the citation names, or null. */
+// Popular decisions are cited thousands of times: during an import each distinct target is looked up once. The
+// cache lives until the import's final pass (forgetResolutions), which re-resolves whatever was null.
+const importCaches = new WeakMap<Database.Database, Map<string, string | null>>();
+
+/** The id of the one decision the citation names, or null; cached per connection until forgetResolutions. */
 export function resolveCaseTarget(corpus: Database.Database, target: CaseTarget): string | null {
+  let cache = importCaches.get(corpus);
+  if (!cache) importCaches.set(corpus, (cache = new Map()));
+  const key = `${target.ecli}\u0000${target.court}\u0000${target.date}\u0000${target.azKey}`;
+  let id = cache.get(key);
+  if (id === undefined) cache.set(key, (id = lookUp(corpus, target)));
+  return id;
+}
+
+/** Drops the lookups cached during an import (decisions written since may answer them differently). */
+export function forgetResolutions(corpus: Database.Database): void {
+  importCaches.delete(corpus);
+}
+
+function lookUp(corpus: Database.Database, target: CaseTarget): string | null {
   if (target.ecli) {
     const row = sql<[string], { id: string }>(corpus, 'SELECT id FROM decisions WHERE ecli = ?').get(target.ecli);
     if (row) return row.id;
@@ -45,6 +63,7 @@ interface PendingEdge {
  * Returns the number of decision citations resolved.
  */
 export function resolvePendingEdges(corpus: Database.Database): number {
+  forgetResolutions(corpus);
   // Only edges whose ECLI or Aktenzeichen some decision now holds can resolve: the rest are not even looked at.
   const pending = sql<[], PendingEdge>(corpus,
     `SELECT e.id, e.from_decision_id, e.target_ecli, e.target_court, e.target_date, e.target_az_key
@@ -55,13 +74,10 @@ export function resolvePendingEdges(corpus: Database.Database): number {
   ).all();
   const resolve = sql(corpus, `UPDATE citation_edges SET to_decision_id = ?, resolution_status = 'resolved' WHERE id = ?`);
   const drop = sql(corpus, 'DELETE FROM citation_edges WHERE id = ?');
-  const known = new Map<string, string | null>();
   let resolved = 0;
   for (const edge of pending) {
-    const target = { ecli: edge.target_ecli, court: edge.target_court, date: edge.target_date, azKey: edge.target_az_key };
-    const key = JSON.stringify(target);
-    if (!known.has(key)) known.set(key, resolveCaseTarget(corpus, target));
-    const to = known.get(key);
+    const to = resolveCaseTarget(corpus,
+      { ecli: edge.target_ecli, court: edge.target_court, date: edge.target_date, azKey: edge.target_az_key });
     if (!to) continue;
     // A decision that cites itself (its own Aktenzeichen in its text) gets no edge.
     if (to === edge.from_decision_id) drop.run(edge.id);
@@ -78,5 +94,6 @@ export function resolvePendingEdges(corpus: Database.Database): number {
                      AND u.kind = substr(citation_edges.target_unit, 1, instr(citation_edges.target_unit, ' ') - 1)
                      AND u.number = substr(citation_edges.target_unit, instr(citation_edges.target_unit, ' ') + 1))`,
   ).run();
+  forgetResolutions(corpus);
   return resolved;
 }
