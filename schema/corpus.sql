@@ -198,11 +198,34 @@ CREATE TABLE IF NOT EXISTS coverage_ranges (
 );
 CREATE INDEX IF NOT EXISTS coverage_ranges_court ON coverage_ranges(court);
 
--- Search indexes belong to the search issue and are created by src/search, here:
---   chunks_fts     FTS5 over chunks(text) (external content, content_rowid = chunks.id), German-aware tokenizer
---   law_units_fts  FTS5 over law_units(heading, text)
---   chunk_vectors  sqlite-vec vec0 table keyed by chunks.id (embeddings), with decision metadata columns
--- Chunks are replaced (new ids) when a decision's content changes; the search indexes must follow via triggers or
--- a rebuild step.
+-- Search indexes (src/search, docs/search.md). The FTS5 tables hold analyzed text (stems, src/search/analyze.ts), not
+-- the raw text: contentless, with deletes, rowid = chunks.id / law_units.rowid. Snippets are cut from chunks.text.
+-- Columns carry the field weights: title (the decision title, on its first chunk) and lead (Leitsatz, Orientierungssatz,
+-- Tenor) rank above body (Tatbestand, Gründe).
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
+  title, lead, body, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 0');
+-- Law units: title ('§ 573 BGB' and the law's name), heading, text.
+CREATE VIRTUAL TABLE IF NOT EXISTS law_units_fts USING fts5(
+  title, heading, body, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 0');
+-- Folded words of at least 7 letters, reversed, with their stem: a query word finds the compounds it ends
+-- ("Mieterhöhung" -> "Modernisierungsmieterhöhung") by a range scan.
+CREATE TABLE IF NOT EXISTS search_words (
+  rev  TEXT PRIMARY KEY,
+  stem TEXT NOT NULL
+) WITHOUT ROWID;
+-- Chunks and law units written since the index was last brought in step (src/search/index-sync.ts empties them);
+-- indexed = 1 where the row may already be in the index (deleted or updated), so only those pay for an index delete.
+CREATE TABLE IF NOT EXISTS search_chunk_queue (chunk_id INTEGER PRIMARY KEY, indexed INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS search_unit_queue (unit_rowid INTEGER PRIMARY KEY, indexed INTEGER NOT NULL DEFAULT 0);
+CREATE TRIGGER IF NOT EXISTS chunks_search_insert AFTER INSERT ON chunks
+  BEGIN INSERT OR IGNORE INTO search_chunk_queue (chunk_id) VALUES (new.id); END;
+CREATE TRIGGER IF NOT EXISTS chunks_search_delete AFTER DELETE ON chunks
+  BEGIN INSERT INTO search_chunk_queue (chunk_id, indexed) VALUES (old.id, 1) ON CONFLICT DO UPDATE SET indexed = 1; END;
+CREATE TRIGGER IF NOT EXISTS law_units_search_insert AFTER INSERT ON law_units
+  BEGIN INSERT OR IGNORE INTO search_unit_queue (unit_rowid) VALUES (new.rowid); END;
+CREATE TRIGGER IF NOT EXISTS law_units_search_update AFTER UPDATE ON law_units
+  BEGIN INSERT INTO search_unit_queue (unit_rowid, indexed) VALUES (new.rowid, 1) ON CONFLICT DO UPDATE SET indexed = 1; END;
+CREATE TRIGGER IF NOT EXISTS law_units_search_delete AFTER DELETE ON law_units
+  BEGIN INSERT INTO search_unit_queue (unit_rowid, indexed) VALUES (old.rowid, 1) ON CONFLICT DO UPDATE SET indexed = 1; END;
 
 PRAGMA user_version = 2;

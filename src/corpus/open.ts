@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { seedRegistries } from './seed.ts';
 import { rebuildCitationEdges } from '../graph/edges.ts';
+import { rebuildSearchIndex, SEARCH_INDEX_VERSION } from '../search/index-sync.ts';
 
 /** A better-sqlite3 connection to a corpus file (sqlite-vec loaded, corpus schema applied when writable). */
 export type CorpusDb = Database.Database;
@@ -61,6 +62,9 @@ export function openCorpus(path: string, options: OpenCorpusOptions = {}): Corpu
       if (version === 1) rebuildCitationEdges(db);
       const created = version === 0;
       seedRegistries(db);
+      // The search indexes (schema/corpus.sql, search section) are versioned on their own in meta: a corpus built
+      // before search existed, or indexed by an older analysis, is indexed anew here.
+      if (getMeta(db, 'search_index_version') !== String(SEARCH_INDEX_VERSION)) rebuildSearchIndex(db);
       setMeta(db, 'schema_version', String(CORPUS_SCHEMA_VERSION));
       if (created || getMeta(db, 'built_at') === undefined) setMeta(db, 'built_at', new Date().toISOString());
     }
@@ -71,14 +75,19 @@ export function openCorpus(path: string, options: OpenCorpusOptions = {}): Corpu
   }
 }
 
-/** Upgrades a corpus file of an older schema version in place; a current one is not even opened for writing. */
+/**
+ * Upgrades a corpus file of an older schema version, or with a search index of an older version, in place; a current
+ * one is not even opened for writing.
+ */
 export function upgradeCorpus(path: string, options: Omit<OpenCorpusOptions, 'readonly'> = {}): void {
   const probe = new Database(path, {
     readonly: true, fileMustExist: true, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
   });
   const version = probe.pragma('user_version', { simple: true }) as number;
+  const searchIndex = version > 0 ? probe.prepare(`SELECT value FROM meta WHERE key = 'search_index_version'`).pluck().get() : undefined;
   probe.close();
-  if (version > 0 && version < CORPUS_SCHEMA_VERSION) openCorpus(path, options).close();
+  const searchStale = version > 0 && searchIndex !== String(SEARCH_INDEX_VERSION);
+  if (version > 0 && (version < CORPUS_SCHEMA_VERSION || searchStale)) openCorpus(path, options).close();
 }
 
 /** Version 1 to 2: citation_edges learns the cited law and unit of statute edges (before the schema's indexes use them). */

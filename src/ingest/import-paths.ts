@@ -21,6 +21,7 @@ import { isZip, zipMembers } from './zip.ts';
 import { tarEntries } from './tar.ts';
 import { sql } from '../db/statements.ts';
 import { resolvePendingEdges } from '../graph/resolve.ts';
+import { syncSearchIndex } from '../search/index-sync.ts';
 
 export interface ImportProgress {
   /** Documents handled so far (written, skipped or failed). */
@@ -159,6 +160,8 @@ class Importer {
   finish(): ImportSummary {
     // Decisions imported now may answer citations that earlier decisions (or earlier batches) could not resolve.
     this.summary.edges_resolved = this.db.transaction(() => resolvePendingEdges(this.db))();
+    // The search indexes follow the chunks and law units this import wrote or replaced.
+    syncSearchIndex(this.db);
     const count = (query: string) => (sql<[], { n: number }>(this.db, query).get()!).n;
     this.summary.decisions = count('SELECT count(*) AS n FROM decisions');
     this.summary.laws = count('SELECT count(*) AS n FROM laws WHERE text_available = 1');

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { notYetAvailable } from '../errors.ts';
+import { backendUnavailable } from '../errors.ts';
+import { searchDecisions } from '../search/decision-search.ts';
 import { defineOperation } from './operation.ts';
 import { DATES_IN_ORDER, datesInOrder, int, searchFilters } from './schemas.ts';
 
@@ -18,7 +19,8 @@ export default defineOperation({
   ),
   price: () => 1,
   volume: { unit: 'rows', amount: (result: { results?: unknown[] }) => result.results?.length ?? 0 },
-  handler: () => {
-    throw notYetAvailable('Search');
+  handler: (args, ctx) => {
+    if (!ctx.services.corpus) throw backendUnavailable('No corpus is open.');
+    return searchDecisions(ctx.services.corpus, args);
   },
 });

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { notYetAvailable } from '../errors.ts';
+import { backendUnavailable } from '../errors.ts';
+import { searchCombined } from '../search/combined-search.ts';
 import { defineOperation } from './operation.ts';
 import { DATES_IN_ORDER, datesInOrder, int, searchFilters } from './schemas.ts';
 
@@ -26,7 +27,8 @@ export default defineOperation({
   price: () => 1,
   volume: { unit: 'rows', amount: (result: { sections?: { laws?: unknown[]; decisions?: unknown[] } }) =>
     (result.sections?.laws?.length ?? 0) + (result.sections?.decisions?.length ?? 0) },
-  handler: () => {
-    throw notYetAvailable('Search');
+  handler: (args, ctx) => {
+    if (!ctx.services.corpus) throw backendUnavailable('No corpus is open.');
+    return searchCombined(ctx.services.corpus, args);
   },
 });

@@ -1,0 +1,75 @@
+// German text analysis shared by the index and the query side, so both see the same terms: words are case-folded,
+// stemmed (Snowball German, umlauts and ß folded) and stopwords dropped. The FTS5 tables hold these terms, never the
+// raw text, which is why a query can never reach FTS5 with syntax of its own.
+import { stemGerman } from './german-stemmer.ts';
+
+/** A word of a text with its UTF-16 span (snippets cut the original text there). */
+export interface Token {
+  /** Case-folded, umlauts and ß folded, not stemmed: 'kundigungen'. */
+  word: string;
+  stem: string;
+  start: number;
+  end: number;
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+// Function words that carry no search meaning in German legal or lay text; dropping them keeps "all terms required"
+// (keyword mode) from failing on "der", "will", "mich".
+const STOPWORDS = new Set(`
+aber alle allem allen aller alles als also am an ander andere anderem anderen anderer anderes anderm andern anders auch
+auf aus bei beim bin bis bist da damit dann das dass dasselbe dazu dein deine deinem deinen deiner dem demselben den
+denn denselben der derer derselbe derselben des desselben dessen dich die dies diese dieselbe dieselben diesem diesen
+dieser dieses dir doch dort du durch ein eine einem einen einer eines einig einige einigem einigen einiger einiges
+einmal er es etwas euch euer eure eurem euren eurer eures für gegen gewesen hab habe haben hat hatte hatten hier hin
+hinter ich ihm ihn ihnen ihr ihre ihrem ihren ihrer ihres im in indem ins ist jede jedem jeden jeder jedes jene jenem
+jenen jener jenes jetzt kann kein keine keinem keinen keiner keines können könnte machen man manche manchem manchen
+mancher manches mein meine meinem meinen meiner meines mich mir mit muss musste nach nicht nichts noch nun nur ob oder
+ohne sehr sein seine seinem seinen seiner seines selbst sich sie sind so solche solchem solchen solcher solches soll
+sollte sondern sonst über um und uns unsere unserem unseren unserer unseres unter viel vom von vor während war waren
+warst was weg weil weiter welche welchem welchen welcher welches wenn werde werden wie wieder will wir wird wirst wo
+wollen wollte würde würden zu zum zur zwar zwischen
+`.trim().split(/\s+/u));
+
+/** Case folding with umlauts and ß folded: what compound lookups and snippets compare. */
+export function foldWord(word: string): string {
+  return word.toLowerCase().replace(/ß/gu, 'ss').replace(/ä/gu, 'a').replace(/ö/gu, 'o').replace(/ü/gu, 'u');
+}
+
+/** True for words that are not worth a term: stopwords and single letters (a digit stays: '§ 1 KSchG'). */
+function ignorable(lower: string): boolean {
+  return STOPWORDS.has(lower) || (lower.length === 1 && !/\d/u.test(lower));
+}
+
+// Analysis is the import's hot loop; German text repeats its words, so a bounded cache of lower-case word ->
+// folded word and stem (null: ignorable) pays many times over.
+const analyses = new Map<string, { word: string; stem: string } | null>();
+function analysisOf(lower: string): { word: string; stem: string } | null {
+  let entry = analyses.get(lower);
+  if (entry === undefined) {
+    if (analyses.size >= 500_000) analyses.clear();
+    entry = ignorable(lower) ? null : { word: foldWord(lower), stem: stemGerman(lower) };
+    analyses.set(lower, entry);
+  }
+  return entry;
+}
+
+/**
+ * The searchable words of a text, in order, with their spans.
+ *
+ * @example
+ * tokenize('Die Kündigungen').map((t) => t.stem) // ['kundig']
+ */
+export function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  for (const match of text.matchAll(WORD)) {
+    const entry = analysisOf(match[0].toLowerCase());
+    if (entry) tokens.push({ word: entry.word, stem: entry.stem, start: match.index, end: match.index + match[0].length });
+  }
+  return tokens;
+}
+
+/** The text as the FTS5 tables hold it: stems separated by spaces. */
+export function analyzedText(text: string | null | undefined): string {
+  return text ? tokenize(text).map((token) => token.stem).join(' ') : '';
+}

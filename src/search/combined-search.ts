@@ -1,0 +1,76 @@
+// GET /search (endpoint 11): a laws section and a decisions section. The decision filters act on the decisions only,
+// jurisdiction on the laws only; there is no exact-citation rule and no paging.
+import type Database from 'better-sqlite3';
+import { pageItems, rankDecisions, type SearchMode } from './decision-search.ts';
+import type { DecisionFilters } from './filters.ts';
+import { searchLaws } from './law-search.ts';
+import { planQuery } from './plan.ts';
+import { matchExpression } from './query.ts';
+import { topConfidence } from './results.ts';
+import { frequentlyCitedByResults, normsCitedByResults } from './cited-by-results.ts';
+
+export interface CombinedSearchArgs extends DecisionFilters {
+  query: string;
+  mode?: SearchMode;
+  limit: number;
+  bridge: boolean;
+  jurisdiction?: 'DE' | 'EU' | 'XI';
+}
+
+const DECISION_FILTERS = ['court', 'branch', 'document_type', 'cited_norm', 'date_from', 'date_to'] as const;
+
+/** Which section each given filter acted on (the contract names filters_applied_sections.jurisdiction). */
+function filtersAppliedSections(args: CombinedSearchArgs): Record<string, string[]> {
+  const applied: Record<string, string[]> = {};
+  for (const name of DECISION_FILTERS) if (args[name] !== undefined) applied[name] = ['decisions'];
+  if (args.jurisdiction !== undefined) applied.jurisdiction = ['laws'];
+  return applied;
+}
+
+/**
+ * Endpoint 11.
+ *
+ * @example searchCombined(db, { query: 'Eigenbedarf', limit: 5, bridge: true }).sections.laws
+ */
+export function searchCombined(db: Database.Database, args: CombinedSearchArgs) {
+  const ranking = rankDecisions(db, args, false);
+  const decisions = pageItems(db, ranking, 0, args.limit, true);
+  const mode = args.mode ?? 'hybrid';
+  const plan = ranking.plan ?? planQuery(db, args.query, args.bridge);
+  const laws = searchLaws(db, {
+    expression: matchExpression(plan.groups, mode === 'keyword'), groups: plan.groups, norms: plan.norms,
+    limit: args.limit, jurisdiction: args.jurisdiction,
+  });
+  const lawsTruncated = laws.total.value > laws.items.length || laws.total.is_floor;
+  const decisionsTruncated = ranking.decisions.length > decisions.length || !ranking.exhaustive;
+  const ids = decisions.map((item) => item.id);
+  const best = [...laws.items, ...decisions].sort((a, b) => rank(a.confidence) - rank(b.confidence));
+  return {
+    sections: { laws: laws.items, decisions },
+    section_totals: {
+      laws: {
+        total_available: laws.total, total_available_basis: 'matching_indexed_law_units_lexical_arm',
+        candidate_pool: laws.candidatePool, pool_exhaustive: laws.exhaustive, truncated: lawsTruncated,
+      },
+      decisions: {
+        total_available: ranking.total, total_available_basis: ranking.basis,
+        candidate_pool: ranking.candidatePool, pool_exhaustive: ranking.exhaustive, truncated: decisionsTruncated,
+      },
+    },
+    limit: args.limit,
+    total_available: {
+      value: laws.total.value + ranking.total.value, is_floor: laws.total.is_floor || ranking.total.is_floor,
+    },
+    total_available_basis: 'sum_of_section_totals',
+    pool_exhaustive: laws.exhaustive && ranking.exhaustive,
+    truncated: lawsTruncated || decisionsTruncated,
+    mode: ranking.mode,
+    filters_applied_sections: filtersAppliedSections(args),
+    query_expansion: ranking.expansion,
+    frequently_cited_by_results: frequentlyCitedByResults(db, ids),
+    norms_cited_by_decision_results: normsCitedByResults(db, ids),
+    top_confidence: topConfidence(best),
+  };
+}
+
+const rank = (confidence: string) => ['high', 'medium', 'low'].indexOf(confidence);

@@ -1,0 +1,91 @@
+// The exact-citation rule of GET /decisions/search: a query that is entirely one citation ("VI ZR 496/18",
+// "BGH, VI ZR 496/18", an ECLI, "§ 573 BGB") is matched exactly, never by stems or near spellings: the decision that
+// bears the Aktenzeichen or ECLI first, then the decisions citing it; for a provision, the decisions citing it or a
+// subdivision of it (statute edges of the text and the Normenkette), most citations first.
+import type Database from 'better-sqlite3';
+import { sql } from '../db/statements.ts';
+import { azKey } from '../corpus/ids.ts';
+import { extractCitations, type CaseCitation, type Citation, type StatuteCitation } from '../citations/extract.ts';
+import type { FilterSql } from './filters.ts';
+import type { RankedDecision } from './results.ts';
+
+/** The one citation a query consists of (punctuation aside), or null. Reporter-only citations are not exact keys. */
+export function exactCitationOf(query: string): Citation | null {
+  const { citations } = extractCitations(query);
+  if (citations.length !== 1) return null;
+  const [citation] = citations;
+  const rest = query.slice(0, citation.start) + query.slice(citation.end);
+  if (/[\p{L}\p{N}]/u.test(rest)) return null;
+  if (citation.type === 'case' && !citation.aktenzeichen && !citation.ecli) return null;
+  return citation;
+}
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/gu, '\\$&');
+
+/** What to mark in the passages: the citation as texts write it. */
+function citationPattern(citation: Citation): RegExp {
+  if (citation.type === 'statute') {
+    const mark = citation.kind === '§' ? '§§?' : 'Art(?:\\.|ikel)?';
+    return new RegExp(`${mark}\\s*${escapeRegex(citation.number)}(?![\\p{L}\\p{N}])`, 'gu');
+  }
+  if (citation.ecli) return new RegExp(escapeRegex(citation.ecli), 'giu');
+  return new RegExp(escapeRegex(citation.aktenzeichen!).replace(/ /gu, '\\s+'), 'gu');
+}
+
+interface Matched { ids: string[]; total: number }
+
+function caseMatches(db: Database.Database, citation: CaseCitation, filters: FilterSql): Matched {
+  const ownSql = citation.ecli
+    ? 'SELECT d.id FROM decisions d WHERE d.ecli = ?'
+    : `SELECT d.id FROM decision_file_numbers f JOIN decisions d ON d.id = f.decision_id WHERE f.az_key = ?${
+      citation.court && !citation.courtFromRegister ? ' AND d.court = ?' : ''}`;
+  const key = citation.ecli ? citation.ecli.toUpperCase() : azKey(citation.aktenzeichen!);
+  const ownParams: unknown[] = citation.ecli || !citation.court || citation.courtFromRegister ? [key] : [key, citation.court];
+  const own = sql<unknown[], { id: string }>(db, `SELECT DISTINCT id FROM (${ownSql})`).all(...ownParams).map((row) => row.id);
+  const ownFiltered = own.length === 0 ? [] : sql<unknown[], { id: string }>(db,
+    `SELECT d.id FROM decisions d WHERE d.id IN (SELECT value FROM json_each(?))${filters.where} ORDER BY d.date DESC`)
+    .all(JSON.stringify(own), ...filters.params).map((row) => row.id);
+  const target = citation.ecli ? 'e.target_ecli = ?' : 'e.target_az_key = ?';
+  const citing = sql<unknown[], { id: string }>(db, `
+    SELECT d.id FROM decisions d WHERE d.id IN (
+      SELECT e.from_decision_id FROM citation_edges e WHERE e.reference_type = 'case'
+      AND (${target} OR e.to_decision_id IN (SELECT value FROM json_each(?))))${filters.where}
+    ORDER BY d.date DESC, d.id`).all(key, JSON.stringify(own), ...filters.params).map((row) => row.id);
+  const ids = [...new Set([...ownFiltered, ...citing])];
+  return { ids, total: ids.length };
+}
+
+function statuteMatches(db: Database.Database, citation: StatuteCitation, filters: FilterSql): Matched {
+  const unit = `${citation.kind} ${citation.number}`;
+  const base = citation.canonical.slice(0, -(citation.law!.length + 1));
+  const ids = sql<unknown[], { id: string }>(db, `
+    SELECT d.id FROM citation_edges e JOIN decisions d ON d.id = e.from_decision_id
+    WHERE e.reference_type = 'statute' AND e.target_law = ? AND e.target_unit = ?
+      AND (e.reference_canonical = ? OR substr(e.reference_canonical, 1, ?) = ?)${filters.where}
+    GROUP BY d.id ORDER BY count(*) DESC, d.date DESC, d.id`)
+    .all(citation.law, unit, citation.canonical, base.length + 1, `${base} `, ...filters.params).map((row) => row.id);
+  return { ids, total: ids.length };
+}
+
+/** The passage of a decision that holds the citation (else its first passage). */
+function passageOf(db: Database.Database, decisionId: string, pattern: RegExp): number[] {
+  const chunks = sql<[string], { id: number; text: string }>(db, 'SELECT id, text FROM chunks WHERE decision_id = ? ORDER BY position').all(decisionId);
+  const holding = chunks.filter((chunk) => { pattern.lastIndex = 0; return pattern.test(chunk.text); });
+  pattern.lastIndex = 0;
+  return (holding.length > 0 ? holding : chunks).slice(0, 3).map((chunk) => chunk.id);
+}
+
+/**
+ * All decisions the citation matches exactly, in order; passages are read only for the page served.
+ *
+ * @example exactCitationSearch(db, exactCitationOf('VI ZR 496/18')!, filterSql({})).ids
+ */
+export function exactCitationSearch(db: Database.Database, citation: Citation, filters: FilterSql) {
+  const matched = citation.type === 'case' ? caseMatches(db, citation, filters) : statuteMatches(db, citation, filters);
+  const pattern = citationPattern(citation);
+  return {
+    ids: matched.ids,
+    total: matched.total,
+    page: (ids: string[]): RankedDecision[] => ids.map((id) => ({ decision_id: id, chunks: passageOf(db, id, pattern), exact: pattern })),
+  };
+}

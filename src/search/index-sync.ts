@@ -1,0 +1,118 @@
+// Keeps the search indexes in step with chunks and law units. Triggers (schema/corpus.sql) queue every chunk and law
+// unit written or deleted; syncSearchIndex drains the queues after each import (Importer.finish), so an import pays
+// for what it changed, and a re-imported decision (new chunk ids) leaves no stale rows behind.
+import type Database from 'better-sqlite3';
+import { sql } from '../db/statements.ts';
+import { analyzedText, tokenize } from './analyze.ts';
+
+/** Bumped when the analysis changes: a corpus indexed by an older version is re-indexed when opened for writing. */
+export const SEARCH_INDEX_VERSION = 1;
+const BATCH = 2_000;
+/** Only long words can be compounds worth finding by their last part. */
+const COMPOUND_MIN = 7;
+
+/** Sections whose text outranks the reasons (the `lead` column). */
+const LEAD_SECTIONS = new Set(['Leitsatz', 'Orientierungssatz', 'Tenor']);
+
+interface QueuedChunk { chunk_id: number; indexed: number; text: string | null; section: string | null; position: number | null; title: string | null }
+interface QueuedUnit {
+  unit_rowid: number; indexed: number; kind: string | null; number: string | null; heading: string | null; text: string | null;
+  breadcrumb: string | null; abbreviation: string | null; law_title: string | null;
+}
+
+const reversed = (word: string) => [...word].reverse().join('');
+
+/** The text as indexed (stems), remembering its long words for the compound lookup (src/search/query.ts). */
+function indexText(text: string | null, words: Map<string, string>): string {
+  if (!text) return '';
+  const tokens = tokenize(text);
+  for (const token of tokens) {
+    if (token.word.length >= COMPOUND_MIN && !words.has(token.word) && !/\d/u.test(token.word)) words.set(token.word, token.stem);
+  }
+  return tokens.map((token) => token.stem).join(' ');
+}
+
+function flushWords(db: Database.Database, words: Map<string, string>): void {
+  const insert = sql(db, 'INSERT OR IGNORE INTO search_words (rev, stem) VALUES (?, ?)');
+  for (const [word, stem] of words) insert.run(reversed(word), stem);
+  words.clear();
+}
+
+function drainChunks(db: Database.Database, words: Map<string, string>): number {
+  let done = 0;
+  const remove = sql(db, 'DELETE FROM chunks_fts WHERE rowid = ?');
+  const insert = sql(db, 'INSERT INTO chunks_fts (rowid, title, lead, body) VALUES (?, ?, ?, ?)');
+  const dequeue = sql(db, 'DELETE FROM search_chunk_queue WHERE chunk_id <= ?');
+  for (;;) {
+    const rows = sql<[number], QueuedChunk>(db, `
+      SELECT q.chunk_id, q.indexed, c.text, c.section, c.position, d.title FROM search_chunk_queue q
+      LEFT JOIN chunks c ON c.id = q.chunk_id LEFT JOIN decisions d ON d.id = c.decision_id
+      ORDER BY q.chunk_id LIMIT ?`).all(BATCH);
+    if (rows.length === 0) return done;
+    for (const row of rows) {
+      if (row.indexed) remove.run(row.chunk_id);
+      if (row.text === null) continue;
+      const title = row.position === 0 ? analyzedText(row.title) : '';
+      const text = indexText(row.text, words);
+      const lead = LEAD_SECTIONS.has(row.section ?? '');
+      insert.run(row.chunk_id, title, lead ? text : '', lead ? '' : text);
+      done++;
+    }
+    dequeue.run(rows.at(-1)!.chunk_id);
+    flushWords(db, words);
+  }
+}
+
+/** '§ 573 BGB' as a law unit is cited (the title column, so a citation query finds the unit first). */
+export function unitLabel(unit: { kind: string | null; number: string | null; abbreviation: string | null }): string {
+  return [unit.kind, unit.number, unit.abbreviation].filter(Boolean).join(' ');
+}
+
+function drainUnits(db: Database.Database, words: Map<string, string>): number {
+  let done = 0;
+  const remove = sql(db, 'DELETE FROM law_units_fts WHERE rowid = ?');
+  const insert = sql(db, 'INSERT INTO law_units_fts (rowid, title, heading, body) VALUES (?, ?, ?, ?)');
+  const dequeue = sql(db, 'DELETE FROM search_unit_queue WHERE unit_rowid <= ?');
+  for (;;) {
+    const rows = sql<[number], QueuedUnit>(db, `
+      SELECT q.unit_rowid, q.indexed, u.kind, u.number, u.heading, u.text, u.breadcrumb, l.abbreviation, l.title AS law_title
+      FROM search_unit_queue q LEFT JOIN law_units u ON u.rowid = q.unit_rowid LEFT JOIN laws l ON l.id = u.law_id
+      ORDER BY q.unit_rowid LIMIT ?`).all(BATCH);
+    if (rows.length === 0) return done;
+    for (const row of rows) {
+      if (row.indexed) remove.run(row.unit_rowid);
+      if (row.kind === null) continue;
+      insert.run(row.unit_rowid, analyzedText(`${unitLabel(row)} ${row.law_title ?? ''}`),
+        indexText(row.heading, words), indexText(row.text, words));
+      done++;
+    }
+    dequeue.run(rows.at(-1)!.unit_rowid);
+    flushWords(db, words);
+  }
+}
+
+/**
+ * Brings the search indexes in step with what imports wrote since the last call. Runs in one transaction.
+ *
+ * @example syncSearchIndex(db) // { chunks: 412, units: 0 }
+ */
+export function syncSearchIndex(db: Database.Database): { chunks: number; units: number } {
+  return db.transaction(() => {
+    const words = new Map<string, string>();
+    return { chunks: drainChunks(db, words), units: drainUnits(db, words) };
+  })();
+}
+
+/** Indexes everything anew (a corpus indexed by an older analysis, or one from before search existed). */
+export function rebuildSearchIndex(db: Database.Database): void {
+  db.transaction(() => {
+    db.exec(`INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all');
+      INSERT INTO law_units_fts (law_units_fts) VALUES ('delete-all'); DELETE FROM search_words;
+      DELETE FROM search_chunk_queue; DELETE FROM search_unit_queue;
+      INSERT INTO search_chunk_queue (chunk_id) SELECT id FROM chunks;
+      INSERT INTO search_unit_queue (unit_rowid) SELECT rowid FROM law_units;`);
+    syncSearchIndex(db);
+    sql(db, `INSERT INTO meta (key, value) VALUES ('search_index_version', ?)
+      ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(String(SEARCH_INDEX_VERSION));
+  })();
+}

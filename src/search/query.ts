@@ -1,0 +1,123 @@
+// Turns a user's query into term groups and FTS5 match expressions. Every term the expression names comes out of
+// the analyzer (letters and digits only) and is quoted again, so FTS5 syntax in a query ("NEAR(", quotes, "*", "-")
+// is read as words, never as syntax.
+import type Database from 'better-sqlite3';
+import { sql } from '../db/statements.ts';
+import { tokenize, type Token } from './analyze.ts';
+
+/** One word of the query and the index terms it stands for. */
+export interface QueryTerm {
+  stem: string;
+  /** Also matches terms that begin with the stem (the query word as a compound's first part: Eigenbedarf -> Eigenbedarfskündigung). */
+  prefix: boolean;
+  /** Stems of indexed compounds that end in the word (Mieterhöhung -> Modernisierungsmieterhöhung). */
+  compounds: string[];
+}
+
+/** An alternative of a group: words that must all occur, a phrase, or a norm (number and law near each other). */
+export type Alternative =
+  | { kind: 'words'; terms: QueryTerm[] }
+  | { kind: 'phrase'; stems: string[] }
+  | { kind: 'norm'; stems: string[] };
+
+/** A unit of the query: in keyword mode every group must match, in the lexical arm of hybrid any may. */
+export interface TermGroup {
+  alternatives: Alternative[];
+}
+
+const PREFIX_MIN = 5;
+const COMPOUND_STEM_MIN = 4;
+const COMPOUNDS_PER_TERM = 40;
+// Endings a compound's last word may carry after the query word's stem (the stem of "Kündigung" is "kundig", the
+// compound "Eigenbedarfskündigung" is indexed under "eigenbedarfskund" but its word ends in "kundigung").
+const ENDINGS = ['', 'e', 'en', 'er', 'ern', 'es', 'n', 's', 'ung', 'ungen', 'ig', 'ige', 'igen', 'ung'];
+
+const reversed = (word: string) => [...word].reverse().join('');
+
+/** Stems of indexed compounds whose last part is the word of `stem` (longer by at least three letters). */
+export function compoundsOf(db: Database.Database, stem: string): string[] {
+  if (stem.length < COMPOUND_STEM_MIN || /\d/u.test(stem)) return [];
+  const lookup = sql<[string, string, number, number], { stem: string }>(db,
+    'SELECT stem FROM search_words WHERE rev >= ? AND rev < ? AND length(rev) >= ? LIMIT ?');
+  const found = new Set<string>();
+  for (const ending of new Set(ENDINGS)) {
+    const key = reversed(stem + ending);
+    for (const row of lookup.all(key, `${key}\uffff`, key.length + 3, COMPOUNDS_PER_TERM)) {
+      if (row.stem !== stem && !row.stem.startsWith(stem)) found.add(row.stem);
+      if (found.size >= COMPOUNDS_PER_TERM) return [...found];
+    }
+  }
+  return [...found];
+}
+
+/** The query terms of a stretch of query text (stopwords dropped, duplicates merged). */
+export function termsOf(db: Database.Database | null, tokens: Token[]): QueryTerm[] {
+  const seen = new Set<string>();
+  const terms: QueryTerm[] = [];
+  for (const token of tokens) {
+    if (seen.has(token.stem)) continue;
+    seen.add(token.stem);
+    const numeric = /\d/u.test(token.stem);
+    terms.push({
+      stem: token.stem,
+      prefix: !numeric && token.stem.length >= PREFIX_MIN,
+      compounds: db ? compoundsOf(db, token.stem) : [],
+    });
+  }
+  return terms;
+}
+
+const quote = (term: string) => `"${term.replace(/"/gu, '""')}"`;
+
+function termExpression(term: QueryTerm): string {
+  const forms = [term.prefix ? `${quote(term.stem)}*` : quote(term.stem), ...term.compounds.map(quote)];
+  return forms.length === 1 ? forms[0] : `(${forms.join(' OR ')})`;
+}
+
+function alternativeExpression(alternative: Alternative): string {
+  switch (alternative.kind) {
+    case 'words': return alternative.terms.length === 1 ? termExpression(alternative.terms[0])
+      : `(${alternative.terms.map(termExpression).join(' AND ')})`;
+    case 'phrase': return quote(alternative.stems.join(' '));
+    case 'norm': return `NEAR(${alternative.stems.map(quote).join(' ')}, 6)`;
+  }
+}
+
+function groupExpression(group: TermGroup): string {
+  const parts = group.alternatives.map(alternativeExpression);
+  return parts.length === 1 ? parts[0] : `(${parts.join(' OR ')})`;
+}
+
+/**
+ * The FTS5 MATCH expression of the groups: all of them (`all`, keyword mode) or any of them (the lexical arm of
+ * hybrid, ranked by BM25 so that more matched groups rank higher). Empty when the query holds no searchable word.
+ */
+export function matchExpression(groups: TermGroup[], all: boolean): string {
+  const parts = groups.filter((group) => group.alternatives.length > 0).map(groupExpression);
+  return parts.join(all ? ' AND ' : ' OR ');
+}
+
+/** Groups for plain words: one group per word. */
+export function wordGroups(db: Database.Database | null, text: string): TermGroup[] {
+  return termsOf(db, tokenize(text)).map((term) => ({ alternatives: [{ kind: 'words', terms: [term] }] }));
+}
+
+/** Decides whether an indexed word answers a query term (for snippets: the same rule as the FTS expression). */
+export function termMatcher(groups: TermGroup[]): (stem: string) => boolean {
+  const exact = new Set<string>();
+  const prefixes: string[] = [];
+  for (const group of groups) {
+    for (const alternative of group.alternatives) {
+      if (alternative.kind === 'words') {
+        for (const term of alternative.terms) {
+          exact.add(term.stem);
+          for (const compound of term.compounds) exact.add(compound);
+          if (term.prefix) prefixes.push(term.stem);
+        }
+      } else {
+        for (const stem of alternative.stems) exact.add(stem);
+      }
+    }
+  }
+  return (stem) => exact.has(stem) || prefixes.some((prefix) => stem.startsWith(prefix));
+}

@@ -1,0 +1,108 @@
+// Decision result items (api-v1.md, "Search result items"): the decision's row, its best passage as snippet with
+// Randnummer, up to three passages as snippets, and a confidence read off how much of the query the passages hold.
+import type Database from 'better-sqlite3';
+import { sql } from '../db/statements.ts';
+import { FORTGELTUNG } from '../corpus/read-decision.ts';
+import { codePointLength } from '../text/code-points.ts';
+import { tokenize } from './analyze.ts';
+import { termMatcher, type TermGroup } from './query.ts';
+import { snippetAround, snippetOf, type Snippet } from './snippets.ts';
+
+export type Confidence = 'high' | 'medium' | 'low';
+
+/** A decision ranked by an arm or by fusion, with the passages that earned it its place (best first). */
+export interface RankedDecision {
+  decision_id: string;
+  chunks: number[];
+  /** Set by the exact-citation rule: the citation is the match, confidence is high. */
+  exact?: RegExp;
+}
+
+export interface DecisionItem {
+  id: string;
+  artifact_type?: 'DECISION';
+  aktenzeichen: string | null;
+  court: string;
+  date: string | null;
+  document_type: string;
+  title: string | null;
+  snippet: string;
+  snippets: { text: string; rn: number | null }[];
+  chunk_title: string | null;
+  rn_range: string | null;
+  fundstelle: null;
+  fortgeltung_checked: false;
+  fortgeltung_note: string;
+  confidence: Confidence;
+}
+
+interface DecisionRow { id: string; aktenzeichen: string | null; court: string; date: string | null; document_kind: string | null; title: string | null }
+interface ChunkRow { id: number; section: string | null; rn_from: number | null; rn_to: number | null; start_offset: number; text: string }
+
+/** Share of the query's groups that the passages answer: all (high), at least half (medium), fewer (low). */
+export function confidenceOf(groups: TermGroup[], texts: string[]): Confidence {
+  if (groups.length === 0) return 'low';
+  const stems = new Set(texts.flatMap((text) => tokenize(text).map((token) => token.stem)));
+  const matched = groups.filter((group) => {
+    const isMatch = termMatcher([group]);
+    return [...stems].some(isMatch);
+  }).length;
+  const share = matched / groups.length;
+  return share === 1 ? 'high' : share >= 0.5 ? 'medium' : 'low';
+}
+
+/** The Randnummer whose paragraph holds a code-point offset of the decision text, or null (none printed there). */
+function rnAt(db: Database.Database, decisionId: string, offset: number): number | null {
+  const row = sql<[string, number, number], { rn: number }>(db, `SELECT rn FROM decision_randnummern
+    WHERE decision_id = ? AND start_offset <= ? AND end_offset > ? LIMIT 1`).get(decisionId, offset, offset);
+  return row?.rn ?? null;
+}
+
+function passageSnippet(db: Database.Database, decisionId: string, chunk: ChunkRow, snippet: Snippet): { text: string; rn: number | null } {
+  const at = snippet.firstMatch === null ? 0 : codePointLength(chunk.text.slice(0, snippet.firstMatch));
+  return { text: snippet.text, rn: rnAt(db, decisionId, chunk.start_offset + at) ?? chunk.rn_from };
+}
+
+/**
+ * Builds the result items for ranked decisions (already paged).
+ *
+ * @example decisionItems(db, [{ decision_id, chunks: [12, 14] }], groups, false)
+ */
+export function decisionItems(db: Database.Database, ranked: RankedDecision[], groups: TermGroup[], combined: boolean): DecisionItem[] {
+  const isMatch = termMatcher(groups);
+  const decision = sql<[string], DecisionRow>(db,
+    'SELECT id, aktenzeichen, court, date, document_kind, title FROM decisions WHERE id = ?');
+  const chunk = sql<[number], ChunkRow>(db, 'SELECT id, section, rn_from, rn_to, start_offset, text FROM chunks WHERE id = ?');
+  const items: DecisionItem[] = [];
+  for (const entry of ranked) {
+    const row = decision.get(entry.decision_id);
+    if (!row) continue;
+    const chunks = entry.chunks.map((id) => chunk.get(id)).filter((c): c is ChunkRow => c !== undefined);
+    if (chunks.length === 0) continue;
+    const snippets = chunks.map((c) => passageSnippet(db, row.id, c,
+      entry.exact ? snippetAround(c.text, entry.exact) : snippetOf(c.text, isMatch)));
+    const best = chunks[0];
+    items.push({
+      id: row.id,
+      ...(combined ? { artifact_type: 'DECISION' as const } : {}),
+      aktenzeichen: row.aktenzeichen,
+      court: row.court,
+      date: row.date,
+      document_type: row.document_kind ?? 'Sonstige',
+      title: row.title,
+      snippet: snippets[0].text,
+      snippets,
+      chunk_title: best.section,
+      rn_range: best.rn_from !== null ? `${best.rn_from}-${best.rn_to ?? best.rn_from}` : null,
+      fundstelle: null,
+      ...FORTGELTUNG,
+      confidence: entry.exact ? 'high' : confidenceOf(groups, chunks.map((c) => c.text)),
+    });
+  }
+  return items;
+}
+
+/** The confidence of the best result, or 'none' when there is no result. */
+export function topConfidence(items: { confidence: Confidence }[]): Confidence | 'none' {
+  return items[0]?.confidence ?? 'none';
+}

@@ -1,0 +1,82 @@
+// Snippets are cut from the stored passage text (the index holds stems only): the window around the densest run of
+// matching words, the matches wrapped in <mark>. The text is HTML-escaped first, so <mark> is the only markup.
+import { tokenize } from './analyze.ts';
+
+export const SNIPPET_CHARS = 280;
+
+export interface Snippet {
+  /** Escaped text with <mark> around matched words; '…' where the passage was cut. */
+  text: string;
+  /** UTF-16 index of the first marked word in the passage, or null when nothing matched. */
+  firstMatch: number | null;
+  /** How many distinct matching stems the passage holds. */
+  matchedStems: Set<string>;
+}
+
+const escapeHtml = (text: string) => text.replace(/&/gu, '&amp;').replace(/</gu, '&lt;').replace(/>/gu, '&gt;');
+
+/** The best window of `text` for the matcher, with marks. */
+export function snippetOf(text: string, isMatch: (stem: string) => boolean, chars = SNIPPET_CHARS): Snippet {
+  const matches = tokenize(text).filter((token) => isMatch(token.stem));
+  const matchedStems = new Set(matches.map((token) => token.stem));
+  // The window starting shortly before the match after which most matches follow within `chars`.
+  let best = 0;
+  let bestCount = -1;
+  for (let i = 0; i < matches.length; i++) {
+    let count = 0;
+    for (let k = i; k < matches.length && matches[k].end - matches[i].start <= chars; k++) count++;
+    if (count > bestCount) {
+      best = i;
+      bestCount = count;
+    }
+  }
+  let start = matches.length > 0 ? Math.max(0, matches[best].start - 60) : 0;
+  if (start > 0) {
+    const space = text.lastIndexOf(' ', start);
+    start = space > start - 30 && space >= 0 ? space + 1 : start;
+  }
+  let end = Math.min(text.length, start + chars);
+  if (end < text.length) {
+    const space = text.indexOf(' ', end);
+    end = space >= 0 && space < end + 30 ? space : end;
+  }
+  let out = '';
+  let at = start;
+  for (const token of matches) {
+    if (token.start < start || token.end > end) continue;
+    out += `${escapeHtml(text.slice(at, token.start))}<mark>${escapeHtml(text.slice(token.start, token.end))}</mark>`;
+    at = token.end;
+  }
+  out += escapeHtml(text.slice(at, end));
+  out = out.replace(/\s+/gu, ' ').trim();
+  return {
+    text: `${start > 0 ? '… ' : ''}${out}${end < text.length ? ' …' : ''}`,
+    firstMatch: matches.length > 0 ? matches[best].start : null,
+    matchedStems,
+  };
+}
+
+/** Marks the spans a regular expression finds (exact citation queries: the citation itself is the match). */
+export function snippetAround(text: string, pattern: RegExp, chars = SNIPPET_CHARS): Snippet {
+  const found = [...text.matchAll(pattern)];
+  if (found.length === 0) return snippetOf(text, () => false, chars);
+  const first = found[0].index;
+  let start = Math.max(0, first - 80);
+  if (start > 0) start = text.indexOf(' ', start) + 1 || start;
+  const end = Math.min(text.length, start + chars);
+  let out = '';
+  let at = start;
+  for (const match of found) {
+    const from = match.index;
+    const to = from + match[0].length;
+    if (from < start || to > end) continue;
+    out += `${escapeHtml(text.slice(at, from))}<mark>${escapeHtml(text.slice(from, to))}</mark>`;
+    at = to;
+  }
+  out += escapeHtml(text.slice(at, end));
+  return {
+    text: `${start > 0 ? '… ' : ''}${out.replace(/\s+/gu, ' ').trim()}${end < text.length ? ' …' : ''}`,
+    firstMatch: first,
+    matchedStems: new Set(),
+  };
+}

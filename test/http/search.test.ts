@@ -1,0 +1,252 @@
+/**
+ * GET /decisions/search (10) and GET /search (11) over HTTP on the demo corpus (fixtures/): keyword with German
+ * analysis (compounds, umlaut folding), the exact-citation rule, the bridge on and off, every filter in every mode,
+ * paging, the count objects, the daily row cap and the 422s.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startApi, type Api } from '../helpers/api.ts';
+import { berlinDay } from '../../src/accounts/time.ts';
+
+let api: Api;
+before(async () => { api = await startApi({ corpus: 'demo' }); });
+after(async () => { await api.close(); });
+
+const token = () => api.org({ plan: 'enterprise' }).token(['search']);
+const search = async (path: string, params: Record<string, string | number | boolean>, auth = token()) => {
+  const query = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]));
+  return api.call('GET', `/api/v1${path}?${query}`, { token: auth });
+};
+const decisions = (params: Record<string, string | number | boolean>) => search('/decisions/search', params);
+const azs = (reply: { body: { results: { aktenzeichen: string }[] } }) => reply.body.results.map((r) => r.aktenzeichen);
+const corpus = () => api.services.corpus!;
+const court = (code: string) => (corpus().prepare('SELECT branch FROM courts WHERE code = ?').get(code) as { branch: string }).branch;
+const MODES = ['keyword', 'hybrid'] as const;
+
+test('keyword: a decision item has every field; a compound is found by its last part; snippets mark the words', async () => {
+  const reply = await decisions({ query: 'Mieterhöhung', mode: 'keyword' });
+  assert.equal(reply.status, 200);
+  const body = reply.body;
+  assert.equal(body.mode, 'keyword');
+  assert.deepEqual(Object.keys(body.total_available).sort(), ['is_floor', 'value']);
+  assert.equal(body.total_available_basis, 'matching_indexed_passages_lexical_arm');
+  assert.equal(typeof body.candidate_pool, 'number');
+  assert.equal(body.pool_exhaustive, true);
+  assert.equal(body.page, 1);
+  assert.equal(body.limit, 20);
+  assert.deepEqual(body.query_expansion, {
+    status: 'abstained', applied: false, reason: 'no_lay_term', lay_terms: [], added_terms: [], added_norms: [],
+    note: body.query_expansion.note,
+  });
+  assert.ok(azs(reply).includes('VIII ZR 123/19'), 'Modernisierungsmieterhöhung answers Mieterhöhung');
+  const item = body.results.find((r: { aktenzeichen: string }) => r.aktenzeichen === 'VIII ZR 123/19');
+  assert.match(item.snippet, /<mark>Modernisierungsmieterhöhung<\/mark>/u);
+  for (const field of ['id', 'aktenzeichen', 'court', 'date', 'document_type', 'title', 'snippet', 'snippets', 'chunk_title',
+    'rn_range', 'fundstelle', 'fortgeltung_checked', 'fortgeltung_note', 'confidence']) assert.ok(field in item, field);
+  assert.equal(item.fortgeltung_checked, false);
+  assert.match(item.rn_range, /^\d+-\d+$/u);
+  assert.equal(typeof item.snippets[0].rn, 'number');
+  const [from, to] = item.rn_range.split('-').map(Number);
+  assert.ok(item.snippets[0].rn >= from && item.snippets[0].rn <= to);
+  assert.equal(item.confidence, 'high');
+  assert.equal(body.top_confidence, 'high');
+});
+
+test('German analysis: umlauts and ß fold, inflections stem, the first part of a compound finds it', async () => {
+  const a = await decisions({ query: 'Räumung', mode: 'keyword' });
+  const b = await decisions({ query: 'Raumung', mode: 'keyword' });
+  assert.ok(a.body.results.length > 0);
+  assert.deepEqual(azs(a), azs(b));
+  const plural = await decisions({ query: 'Kündigungen', mode: 'keyword' });
+  assert.deepEqual(azs(plural).sort(), azs(await decisions({ query: 'Kündigung', mode: 'keyword' })).sort());
+  const prefix = await decisions({ query: 'Eigenbedarf', mode: 'keyword' });
+  assert.ok(prefix.body.results.some((r: { snippet: string }) => /<mark>Eigenbedarfskündigung<\/mark>/u.test(r.snippet)));
+});
+
+test('keyword requires every word; an unknown word empties the result', async () => {
+  const one = await decisions({ query: 'Eigenbedarf', mode: 'keyword' });
+  const both = await decisions({ query: 'Eigenbedarf Härte', mode: 'keyword' });
+  assert.ok(both.body.results.length > 0 && both.body.results.length < one.body.results.length);
+  const none = await decisions({ query: 'Eigenbedarf Quantenchromodynamik', mode: 'keyword' });
+  assert.deepEqual([none.body.results, none.body.total_available, none.body.top_confidence], [[], { value: 0, is_floor: false }, 'none']);
+});
+
+test('exact citations: an Aktenzeichen finds the decision and its citers, never a near number; mode becomes keyword', async () => {
+  const reply = await decisions({ query: 'VI ZR 496/18' });
+  assert.equal(reply.body.mode, 'keyword');
+  assert.equal(reply.body.total_available_basis, 'matching_decisions_exact_citation');
+  assert.deepEqual(azs(reply), ['VI ZR 496/18', '1 U 3456/19']);
+  assert.match(reply.body.results[1].snippet, /<mark>VI ZR 496\/18<\/mark>/u);
+  assert.equal(reply.body.query_expansion.reason, 'exact_citation');
+  for (const near of ['VI ZR 496/17', 'VI ZR 469/18', 'VII ZR 496/18']) {
+    assert.deepEqual((await decisions({ query: near })).body.results, [], near);
+  }
+  assert.deepEqual(azs(await decisions({ query: 'BGH, VI ZR 496/18', mode: 'keyword' })), ['VI ZR 496/18', '1 U 3456/19']);
+});
+
+test('exact citations: a § finds exactly the decisions citing it or a subdivision, the citation marked', async () => {
+  const reply = await decisions({ query: '§ 573 Abs. 3 BGB' });
+  assert.deepEqual(azs(reply).sort(), ['49 C 123/19', 'VIII ZR 214/12']);
+  const whole = await decisions({ query: '§ 573 BGB' });
+  assert.equal(whole.body.results.length, 9);
+  // Marked where the text cites it; a decision citing it in its Normenkette alone shows its first passage.
+  const inText = (id: string) => /§§? 573(?!\d)/u.test((corpus().prepare('SELECT full_text FROM decisions WHERE id = ?').get(id) as { full_text: string }).full_text);
+  for (const item of whole.body.results) {
+    if (inText(item.id)) assert.match(item.snippet, /<mark>§ 573<\/mark>/u, item.aktenzeichen);
+  }
+  assert.ok(whole.body.results.filter((item: { id: string }) => inText(item.id)).length >= 4);
+  // Hybrid is no exact lookup: the same words are searched as words.
+  assert.equal((await decisions({ query: '§ 573 Abs. 3 BGB', mode: 'hybrid' })).body.mode, 'hybrid');
+});
+
+test('the bridge widens lay terms (applied) and bridge=false searches the literal query (disabled)', async () => {
+  const query = 'Vermieter will mich rauswerfen, weil sein Sohn einziehen soll';
+  const on = await decisions({ query });
+  assert.equal(on.body.mode, 'hybrid');
+  assert.equal(on.body.query_expansion.status, 'applied');
+  assert.equal(on.body.query_expansion.applied, true);
+  assert.ok(on.body.query_expansion.lay_terms.includes('rauswerfen'));
+  assert.ok(on.body.query_expansion.added_norms.some((n: string) => n.startsWith('§ 573')));
+  assert.ok(azs(on).slice(0, 3).includes('VIII ZR 214/12'));
+  const off = await decisions({ query, bridge: false });
+  assert.deepEqual([off.body.query_expansion.status, off.body.query_expansion.reason, off.body.query_expansion.applied],
+    ['disabled', 'bridge_off', false]);
+  assert.notDeepEqual(azs(on), azs(off));
+  // Keyword mode requires every group: the literal lay words occur nowhere, their legal terms do.
+  assert.equal((await decisions({ query, mode: 'keyword', bridge: false })).body.results.length, 0);
+  assert.ok((await decisions({ query, mode: 'keyword' })).body.results.length > 0);
+  const legal = await decisions({ query: 'Eigenbedarfskündigung Härtefall' });
+  assert.equal(legal.body.query_expansion.reason, 'no_lay_term');
+});
+
+test('filters in every mode: court, branch, document_type, dates, cited_norm with subdivisions nesting', async () => {
+  for (const mode of MODES) {
+    const byCourt = await decisions({ query: 'Eigenbedarf Wohnung', mode, court: 'BGH' });
+    assert.ok(byCourt.body.results.length > 0);
+    assert.ok(byCourt.body.results.every((r: { court: string }) => r.court === 'BGH'), mode);
+    const byBranch = await decisions({ query: 'Eigenbedarf Wohnung', mode, branch: 'sozial' });
+    assert.ok(byBranch.body.results.length > 0);
+    assert.ok(byBranch.body.results.every((r: { court: string }) => court(r.court) === 'sozial'), mode);
+    const byType = await decisions({ query: 'Wohnung', mode, document_type: 'Beschluss' });
+    assert.ok(byType.body.results.length > 0);
+    assert.ok(byType.body.results.every((r: { document_type: string }) => r.document_type === 'Beschluss'), mode);
+    const byDate = await decisions({ query: 'Wohnung', mode, date_from: '2019-01-01', date_to: '2020-12-31' });
+    assert.ok(byDate.body.results.length > 0);
+    assert.ok(byDate.body.results.every((r: { date: string }) => r.date >= '2019-01-01' && r.date <= '2020-12-31'), mode);
+    const abs3 = await decisions({ query: 'Kündigung', mode, cited_norm: '§ 573 Abs. 3 BGB' });
+    assert.deepEqual(azs(abs3).sort(), ['49 C 123/19', 'VIII ZR 214/12'], mode);
+    const unit = await decisions({ query: 'Kündigung', mode, cited_norm: '§ 573 BGB' });
+    assert.ok(azs(abs3).every((az) => azs(unit).includes(az)) && unit.body.results.length > abs3.body.results.length, mode);
+    const nothing = await decisions({ query: 'Wohnung', mode, court: 'BGH', branch: 'sozial' });
+    assert.deepEqual(nothing.body.results, []);
+  }
+});
+
+test('paging: pages do not overlap; limit narrows; a page past the end is empty', async () => {
+  const first = await decisions({ query: 'Gericht Urteil Anspruch', mode: 'hybrid', limit: 3 });
+  const second = await decisions({ query: 'Gericht Urteil Anspruch', mode: 'hybrid', limit: 3, page: 2 });
+  assert.equal(first.body.results.length, 3);
+  assert.equal(second.body.page, 2);
+  assert.equal(second.body.results.length, 3);
+  assert.ok(azs(second).every((az) => !azs(first).includes(az)));
+  assert.equal(first.body.truncated, true);
+  const last = await decisions({ query: 'Mieterhöhung', mode: 'keyword', page: 10 });
+  assert.deepEqual([last.body.results, last.body.truncated], [[], false]);
+});
+
+test('FTS5 syntax in a query is read as words, never as syntax', async () => {
+  for (const query of ['NEAR(Miete', '"Miete', 'Miete*', '-Miete', 'Miete AND OR NOT', 'title:Miete', '^Miete', '(((', '""', '§§§ --']) {
+    for (const mode of MODES) {
+      const reply = await decisions({ query, mode });
+      assert.equal(reply.status, 200, `${mode} ${query}: ${JSON.stringify(reply.body)}`);
+    }
+    assert.equal((await search('/search', { query })).status, 200, query);
+  }
+});
+
+test('422 for every invalid argument, named, and nothing charged', async () => {
+  const org = api.org({ plan: 'enterprise' });
+  const auth = org.token(['search']);
+  const start = org.balance();
+  const cases: [string, Record<string, string | number>, string][] = [
+    ['/decisions/search', {}, 'query'], ['/decisions/search', { query: 'a' }, 'query'],
+    ['/decisions/search', { query: 'x'.repeat(501) }, 'query'], ['/decisions/search', { query: 'Miete', limit: 21 }, 'limit'],
+    ['/decisions/search', { query: 'Miete', limit: 0 }, 'limit'], ['/decisions/search', { query: 'Miete', page: 11 }, 'page'],
+    ['/decisions/search', { query: 'Miete', page: 0 }, 'page'], ['/decisions/search', { query: 'Miete', mode: 'fuzzy' }, 'mode'],
+    ['/decisions/search', { query: 'Miete', branch: 'zivil' }, 'branch'],
+    ['/decisions/search', { query: 'Miete', document_type: 'Urteile' }, 'document_type'],
+    ['/decisions/search', { query: 'Miete', date_from: '2020-02-30' }, 'date_from'],
+    ['/decisions/search', { query: 'Miete', date_from: '2021-01-01', date_to: '2020-01-01' }, 'date_to'],
+    ['/decisions/search', { query: 'Miete', bridge: 'maybe' }, 'bridge'],
+    ['/decisions/search', { query: 'Miete', cited_norm: 'Kündigung' }, 'cited_norm'],
+    ['/search', { query: 'Miete', jurisdiction: 'US' }, 'jurisdiction'], ['/search', { query: 'Miete', limit: 0 }, 'limit'],
+    ['/search', { query: 'Miete', cited_norm: '§ 573' }, 'cited_norm'], ['/search', { query: ' ' }, 'query'],
+  ];
+  for (const [path, params, name] of cases) {
+    const reply = await search(path, params, auth);
+    assert.equal(reply.status, 422, `${path} ${JSON.stringify(params)}`);
+    assert.equal(reply.body.code, 'validation_failed');
+    assert.ok(reply.body.errors[name], `${name} named for ${JSON.stringify(params)}: ${JSON.stringify(reply.body.errors)}`);
+  }
+  assert.equal(org.balance(), start);
+});
+
+test('result rows count against the daily row cap, in both endpoints; a full cap refuses', async () => {
+  const org = api.org({ plan: 'enterprise' });
+  const auth = org.token(['search']);
+  const rows = () => (api.services.state.prepare(`SELECT amount FROM daily_counters WHERE organization_id = ? AND unit = 'rows' AND day = ?`)
+    .get(org.id, berlinDay(api.now())) as { amount: number } | undefined)?.amount ?? 0;
+  const first = await search('/decisions/search', { query: 'Eigenbedarf', mode: 'keyword', limit: 4 }, auth);
+  assert.equal(first.body.credits.cost, 1);
+  assert.equal(rows(), first.body.results.length);
+  const combined = await search('/search', { query: 'Kündigung' }, auth);
+  assert.equal(rows(), first.body.results.length + combined.body.sections.laws.length + combined.body.sections.decisions.length);
+  api.services.state.prepare(`UPDATE daily_counters SET amount = 60000 WHERE organization_id = ? AND unit = 'rows'`).run(org.id);
+  const refused = await search('/decisions/search', { query: 'Eigenbedarf' }, auth);
+  assert.deepEqual([refused.status, refused.body.code, refused.body.unit], [429, 'volume_cap', 'rows']);
+});
+
+test('GET /search: laws and decisions sections with totals; jurisdiction narrows the laws only; limit capped at 10', async () => {
+  const reply = await search('/search', { query: 'Eigenbedarf Kündigung Vermieter' });
+  assert.equal(reply.status, 200);
+  const body = reply.body;
+  assert.equal(body.limit, 5);
+  assert.ok(body.sections.laws.length > 0 && body.sections.laws.length <= 5);
+  assert.ok(body.sections.decisions.length > 0 && body.sections.decisions.length <= 5);
+  const law = body.sections.laws[0];
+  assert.deepEqual([law.artifact_type, law.aktenzeichen, law.court, law.date, law.document_type], ['LAW', null, null, null, null]);
+  for (const field of ['id', 'title', 'snippet', 'snippets', 'chunk_title', 'rn_range', 'fundstelle', 'breadcrumb', 'abbreviation',
+    'law_type', 'jurisdiction', 'confidence']) assert.ok(field in law, field);
+  assert.ok(body.sections.decisions.every((d: { artifact_type: string }) => d.artifact_type === 'DECISION'));
+  for (const section of ['laws', 'decisions']) {
+    const totals = body.section_totals[section];
+    assert.deepEqual(Object.keys(totals).sort(), ['candidate_pool', 'pool_exhaustive', 'total_available', 'total_available_basis', 'truncated']);
+  }
+  assert.equal(body.total_available.value, body.section_totals.laws.total_available.value + body.section_totals.decisions.total_available.value);
+  assert.ok(body.norms_cited_by_decision_results.some((n: { norm: string }) => n.norm === '§ 573 BGB'));
+  assert.ok(Array.isArray(body.frequently_cited_by_results));
+  const eu = await search('/search', { query: 'Verarbeitung personenbezogener Daten Auskunft', jurisdiction: 'EU' });
+  assert.ok(eu.body.sections.laws.length > 0);
+  assert.ok(eu.body.sections.laws.every((l: { jurisdiction: string }) => l.jurisdiction === 'EU'));
+  assert.ok(eu.body.sections.decisions.length > 0, 'jurisdiction never empties the decisions');
+  assert.deepEqual(eu.body.filters_applied_sections, { jurisdiction: ['laws'] });
+  const wide = await search('/search', { query: 'Kündigung', limit: 50 });
+  assert.equal(wide.body.limit, 10);
+  assert.ok(wide.body.sections.laws.length <= 10 && wide.body.sections.decisions.length <= 10);
+  const filtered = await search('/search', { query: 'Kündigung', court: 'BGH', mode: 'keyword' });
+  assert.ok(filtered.body.sections.decisions.every((d: { court: string }) => d.court === 'BGH'));
+  assert.ok(filtered.body.sections.laws.length > 0, 'decision filters leave the laws alone');
+  assert.deepEqual(filtered.body.filters_applied_sections, { court: ['decisions'] });
+});
+
+test('GET /search: the bridge adds the norms of a lay term as leading law units; bridge=false adds nothing', async () => {
+  const on = await search('/search', { query: 'Vermieter will mich rauswerfen wegen Eigenbedarf' });
+  assert.equal(on.body.query_expansion.status, 'applied');
+  assert.ok(on.body.sections.laws.some((l: { title: string }) => l.title.startsWith('§ 573 BGB')));
+  const off = await search('/search', { query: 'Vermieter will mich rauswerfen wegen Eigenbedarf', bridge: false });
+  assert.equal(off.body.query_expansion.status, 'disabled');
+  // No exact-citation rule in the combined search: a citation is searched as words, and § 573 BGB leads the laws.
+  const cited = await search('/search', { query: '§ 573 BGB' });
+  assert.equal(cited.body.mode, 'hybrid');
+  assert.match(cited.body.sections.laws[0].title, /^§ 573 BGB/u);
+});

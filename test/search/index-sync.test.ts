@@ -1,0 +1,56 @@
+// The search indexes follow imports: a re-imported decision whose text changed is found by its new words only; the
+// queues drain; a corpus from before search (or indexed by an older analysis) is indexed when opened for writing.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { openCorpus, upgradeCorpus } from '../../src/corpus/open.ts';
+import { importPaths } from '../../src/ingest/import-paths.ts';
+import { searchDecisions } from '../../src/search/decision-search.ts';
+import { riiXml } from '../ingest/helpers.ts';
+
+function corpusDir(t: { after(fn: () => void): void }) {
+  const dir = mkdtempSync(join(tmpdir(), 'juralite-search-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+const keyword = (db: Database.Database, query: string) =>
+  searchDecisions(db, { query, mode: 'keyword', limit: 20, page: 1, bridge: false }).results.map((r) => r.aktenzeichen);
+
+test('re-importing a changed decision replaces its index rows; the queues are empty after every import', async (t) => {
+  const dir = corpusDir(t);
+  const db = openCorpus(join(dir, 'corpus.db'));
+  t.after(() => db.close());
+  const file = join(dir, 'a.xml');
+  writeFileSync(file, riiXml({ doknr: 'SRCH00000001', datum: '20240115', aktenzeichen: 'VIII ZR 1/24', gruende: [{ rn: 1, text: 'Die Verkehrssicherungspflicht bei Glätte wurde verletzt.' }] }));
+  await importPaths(db, [file]);
+  assert.deepEqual(keyword(db, 'Glätte'), ['VIII ZR 1/24']);
+  assert.deepEqual(keyword(db, 'Sicherungspflicht'), ['VIII ZR 1/24'], 'a compound by its last part');
+  writeFileSync(file, riiXml({ doknr: 'SRCH00000001', datum: '20240115', aktenzeichen: 'VIII ZR 1/24', gruende: [{ rn: 1, text: 'Die Mietminderung wegen Schimmel ist berechtigt.' }] }));
+  await importPaths(db, [file]);
+  assert.deepEqual(keyword(db, 'Glätte'), []);
+  assert.deepEqual(keyword(db, 'Schimmel'), ['VIII ZR 1/24']);
+  const queued = db.prepare('SELECT (SELECT count(*) FROM search_chunk_queue) + (SELECT count(*) FROM search_unit_queue) AS n').get() as { n: number };
+  assert.equal(queued.n, 0);
+});
+
+test('a corpus without a search index is indexed when opened for writing (juralite serve upgrades it)', async (t) => {
+  const dir = corpusDir(t);
+  const path = join(dir, 'corpus.db');
+  const db = openCorpus(path);
+  const file = join(dir, 'a.xml');
+  writeFileSync(file, riiXml({ doknr: 'SRCH00000002', datum: '20240116', aktenzeichen: 'VIII ZR 2/24', gruende: [{ rn: 1, text: 'Schimmel in der Wohnung.' }] }));
+  await importPaths(db, [file]);
+  db.exec(`DROP TABLE chunks_fts; DROP TABLE search_words; DELETE FROM meta WHERE key = 'search_index_version'`);
+  db.close();
+  const old = new Database(path, { readonly: true });
+  assert.equal(old.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE name = 'chunks_fts'`).pluck().get(), 0);
+  old.close();
+  upgradeCorpus(path);
+  const upgraded = openCorpus(path, { readonly: true });
+  t.after(() => upgraded.close());
+  assert.deepEqual(keyword(upgraded, 'Schimmel'), ['VIII ZR 2/24']);
+});
