@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openCorpus, upgradeCorpus, type CorpusDb } from '../../src/corpus/open.ts';
+import { CORPUS_SCHEMA_VERSION, openCorpus, upgradeCorpus, type CorpusDb } from '../../src/corpus/open.ts';
 import { decisionId } from '../../src/corpus/ids.ts';
 import { importPaths } from '../../src/ingest/import-paths.ts';
 import { riiXml, tempCorpus, type RiiOptions } from '../ingest/helpers.ts';
@@ -133,7 +133,7 @@ test('a corpus of schema version 1 (no edges) is refused read-only and upgraded 
   upgradeCorpus(path);
   const upgraded = new Database(path, { readonly: true });
   t.after(() => upgraded.close());
-  assert.equal(upgraded.pragma('user_version', { simple: true }), 2);
+  assert.equal(upgraded.pragma('user_version', { simple: true }), CORPUS_SCHEMA_VERSION);
   assert.deepEqual(caseEdges(upgraded, 'EDGE00000000A').map((e) => [e.rn, e.resolution_status]), [[2, 'resolved']]);
   assert.equal(edgesFrom(upgraded, 'EDGE00000000A').filter((e) => e.target_law === 'BGB').length, 3);
 });
