@@ -35,13 +35,36 @@ export function cleanFilename(name: string | undefined): string {
   return clean || 'upload';
 }
 
-/** The request body, counted: past `limit` bytes the stream fails instead of being read on. */
+/**
+ * Reads what is left of a body and drops it, in the background. A refused body is never cancelled: the Node stream
+ * behind a Request would then fail after the fact (Readable.toWeb raises on its closed controller), and the client
+ * could not finish sending to read its 422.
+ */
+function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+  void (async () => {
+    try {
+      while (!(await reader.read()).done) { /* dropped */ }
+    } catch { /* the client went away */ }
+  })();
+}
+
+/** The request body, counted: past `limit` bytes the stream fails instead of being passed on (the rest is dropped). */
 async function* bounded(body: ReadableStream<Uint8Array>, limit: number, maxBytes: number): AsyncGenerator<Uint8Array> {
-  let total = 0;
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-    total += chunk.byteLength;
-    if (total > limit) throw tooLarge(maxBytes);
-    yield chunk;
+  const reader = body.getReader();
+  // True once the body is read to its end or can no longer be read (the client went away).
+  let over = false;
+  try {
+    let total = 0;
+    for (;;) {
+      const chunk = await reader.read().catch((error) => { over = true; throw error; });
+      if (chunk.done) return void (over = true);
+      total += chunk.value.byteLength;
+      if (total > limit) throw tooLarge(maxBytes);
+      yield chunk.value;
+    }
+  } finally {
+    // Stopped early (the size limit, a malformed part): the rest of the body is read and dropped.
+    if (!over) discardRest(reader);
   }
 }
 
@@ -57,7 +80,9 @@ async function streamFilePart(request: Request, contentType: string, path: strin
     throw fileProblem(`could not be read: ${(error as Error).message} (send multipart/form-data with a boundary)`);
   }
   // Set from the parser's events; an object, so that the checks after the stream see what the events wrote.
-  const seen: { problem?: ApiError; written?: Promise<{ filename: string; bytes: number }>; otherParts: string[] } = { otherParts: [] };
+  const seen: {
+    problem?: ApiError; file?: BusboyFileStream; written?: Promise<{ filename: string; bytes: number }>; otherParts: string[];
+  } = { otherParts: [] };
   const fail = (error: ApiError) => { seen.problem ??= error; };
   parser.on('file', (name: string, stream: BusboyFileStream, filename: string) => {
     if (name !== 'file' || seen.written) {
@@ -67,6 +92,7 @@ async function streamFilePart(request: Request, contentType: string, path: strin
       return;
     }
     stream.on('limit', () => fail(tooLarge(maxBytes)));
+    seen.file = stream;
     const target = createWriteStream(path, { flags: 'wx' });
     seen.written = pipeline(stream, target).then(() => ({ filename: cleanFilename(filename), bytes: target.bytesWritten }));
   });
@@ -79,6 +105,8 @@ async function streamFilePart(request: Request, contentType: string, path: strin
   try {
     await pipeline(bounded(request.body!, maxBytes + ENVELOPE_ALLOWANCE, maxBytes), parser);
   } catch (error) {
+    // The parser is gone mid-file (a cut-off body, the size limit): end the file's stream too, or its write never ends.
+    seen.file?.destroy();
     await seen.written?.catch(() => undefined);
     if (error instanceof ApiError) throw error;
     throw fileProblem(`could not be read: the multipart body is malformed or was cut off (${(error as Error).message})`);

@@ -182,13 +182,15 @@ function uploadRows(): number {
   return (api.services.state.prepare('SELECT count(*) AS n FROM uploads').get() as { n: number }).n;
 }
 
+const partialFiles = () => storedFiles(api).filter((name) => name.endsWith('.part'));
+
 /** The refusal leaves neither a file nor a row behind. */
 async function assertRefusedUnstored(send: () => Promise<Reply>, pattern: RegExp): Promise<void> {
   const rows = uploadRows();
   const reply = await send();
   assertRefused(reply, 'file', pattern);
   assert.equal(uploadRows(), rows);
-  assert.deepEqual(storedFiles(api).filter((name) => name.endsWith('.part')), []);
+  assert.deepEqual(partialFiles(), []);
 }
 
 test('25 MB + 1 byte is refused while streaming; exactly 25 MB is accepted', async () => {
@@ -219,6 +221,63 @@ test('a body declaring far more than 25 MB is refused before it is read', async 
   });
   assert.equal(answer.status, 422);
   assert.match(answer.body.errors.file.join(' '), /at most 25 MB/);
+});
+
+/** A multipart upload request of text sent in chunks without a content-length; the caller writes the file. */
+function chunkedUpload(onAnswer: (answer: { status?: number; body?: any }) => void) {
+  const request = httpRequest(`${api.url}${DOCUMENTS}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token()}`, 'content-type': 'multipart/form-data; boundary=b', 'transfer-encoding': 'chunked' },
+  }, (response) => {
+    const chunks: Buffer[] = [];
+    response.on('data', (chunk) => chunks.push(chunk));
+    response.on('end', () => {
+      request.destroy();
+      onAnswer({ status: response.statusCode, body: JSON.parse(Buffer.concat(chunks).toString()) });
+    });
+  });
+  request.on('error', () => onAnswer({}));
+  request.write('--b\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\n');
+  return request;
+}
+
+/** Sends `megabytes` MB in the file part, then the closing boundary; the answer. */
+function sendChunked(megabytes: number): Promise<{ status?: number; body?: any }> {
+  return new Promise((resolve) => {
+    const request = chunkedUpload(resolve);
+    const megabyte = Buffer.alloc(1_000_000, 0x61);
+    let sent = 0;
+    const pump = () => {
+      while (sent++ < megabytes) if (!request.write(megabyte)) return void request.once('drain', pump);
+      request.end('\r\n--b--\r\n');
+    };
+    pump();
+  });
+}
+
+/** Waits (a bounded number of short turns, never a fixed time) until `done` holds. */
+async function eventually(done: () => boolean, what: string): Promise<void> {
+  for (let attempt = 0; attempt < 500 && !done(); attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.ok(done(), what);
+}
+
+test('a chunked body past 25 MB is cut off while streaming: 422, the partial file deleted', async () => {
+  const rows = uploadRows();
+  const answer = await sendChunked(40);
+  assert.equal(answer.status, 422, JSON.stringify(answer));
+  assert.match(answer.body.errors.file.join(' '), /at most 25 MB/);
+  assert.equal(uploadRows(), rows);
+  assert.deepEqual(partialFiles(), []);
+});
+
+test('a client that disconnects mid-upload leaves nothing behind', async () => {
+  const rows = uploadRows();
+  const request = chunkedUpload(() => undefined);
+  request.write(Buffer.alloc(2_000_000, 0x61));
+  await eventually(() => partialFiles().length === 1, 'the server streams the file part to disk');
+  request.destroy();
+  await eventually(() => partialFiles().length === 0, 'the partial file is deleted once the client is gone');
+  assert.equal(uploadRows(), rows);
 });
 
 test('a wrong field name is refused, naming the field that came', async () => {
