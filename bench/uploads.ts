@@ -2,7 +2,7 @@
  * Document uploads: extraction throughput of a 50-page PDF and a 50-page DOCX, and whether 20 concurrent uploads
  * (extracted in the worker processes) slow down GET /decisions/{id} on the same server.
  *
- *   node bench/uploads.ts [--db CORPUS] [--requests 400] [--runs 5]
+ *   node bench/uploads.ts [--db CORPUS] [--requests 1000] [--runs 5]
  *
  * Without --db the demo corpus is built from fixtures/ into .tmp/. The documents are written by the tests' own writers
  * (test/helpers/documents.ts) from the corpus's decision texts: 50 pages of 40 lines (PDF), the same lines as 50 x 40
@@ -28,7 +28,7 @@ import { docx, pdf } from '../test/helpers/documents.ts';
 import { httpGet, printTable, stats } from './lib.ts';
 
 const { values } = parseArgs({ options: {
-  db: { type: 'string' }, requests: { type: 'string', default: '400' }, runs: { type: 'string', default: '5' },
+  db: { type: 'string' }, requests: { type: 'string', default: '1000' }, runs: { type: 'string', default: '5' },
 } });
 const corpusPath = values.db ?? '.tmp/bench-uploads-demo.db';
 if (!existsSync(corpusPath)) {
@@ -131,7 +131,7 @@ function eventLoopDelay() {
   };
 }
 
-await getDecisions(50, () => true); // warm-up
+await getDecisions(500, () => true); // warm-up: JIT and caches, so that "alone" is not its slowest phase
 let delay = eventLoopDelay();
 const alone = await getDecisions(requests, () => true);
 const aloneDelay = delay();

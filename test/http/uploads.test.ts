@@ -108,9 +108,10 @@ test('a PDF over several pages with an image-only page: ready with page counts; 
     ['Vgl. BGH, Urteil vom 14. Mai 2019 - VI ZR 496/18, Rn. 8.'],
     ['Die Revision wird nicht zugelassen.'],
   ];
-  const ready = await uploaded(pdf(pages), 'Schriftsatz.pdf');
+  const ready = await uploaded(pdf(pages), 'Schriftsatz_Müller_§ 823.pdf');
   assert.equal(ready.status, 'ready', JSON.stringify(ready));
   assert.equal(ready.format, 'pdf');
+  assert.equal(ready.filename, 'Schriftsatz_Müller_§ 823.pdf');
   assert.equal(ready.page_count, 4);
   assert.equal(ready.pages_without_text_layer, 1);
   const text = storedUpload(api, ready.id)!.text!;
