@@ -59,6 +59,26 @@ CREATE TRIGGER IF NOT EXISTS ledger_no_update BEFORE UPDATE ON ledger
 CREATE TRIGGER IF NOT EXISTS ledger_no_delete BEFORE DELETE ON ledger
   BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
 
+-- Running sums of the ledger, kept by a trigger in the same statement as each ledger row, so a balance is read in
+-- constant time however many charges a month holds. The ledger stays the record; these are derived from it
+-- (src/accounts/state-db.ts derives them once for a state file written before they existed).
+-- month '' holds the bonus pool, which has no month.
+CREATE TABLE IF NOT EXISTS ledger_sums (
+  organization_id TEXT NOT NULL,
+  month           TEXT NOT NULL,
+  monthly         INTEGER NOT NULL DEFAULT 0,
+  allotted        INTEGER NOT NULL DEFAULT 0,
+  bonus           INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (organization_id, month)
+) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS ledger_sums_follow AFTER INSERT ON ledger BEGIN
+  INSERT INTO ledger_sums (organization_id, month, monthly, allotted)
+    VALUES (NEW.organization_id, NEW.month, NEW.monthly_delta, NEW.kind = 'allotment')
+    ON CONFLICT DO UPDATE SET monthly = monthly + excluded.monthly, allotted = allotted + excluded.allotted;
+  INSERT INTO ledger_sums (organization_id, month, bonus) VALUES (NEW.organization_id, '', NEW.bonus_delta)
+    ON CONFLICT DO UPDATE SET bonus = bonus + excluded.bonus;
+END;
+
 -- Results an organization paid for this month: the same operation with the same normalized arguments is free.
 CREATE TABLE IF NOT EXISTS paid_results (
   organization_id TEXT NOT NULL,

@@ -25,18 +25,14 @@ function ensureAllotment(db: StateDb, organization: Organization, terms: Record<
 }
 
 /**
- * The organization's balance now. Read-only: a month whose allotment row is not written yet (no charge so far) counts
- * the plan's allotment all the same.
+ * The organization's balance now, from the ledger's running sums. Read-only: a month whose allotment row is not written
+ * yet (no charge so far) counts the plan's allotment all the same.
  */
 export function balanceOf(db: StateDb, organization: Organization, terms: Record<Plan, PlanTerms>, now: Date): Balance {
-  const month = utcMonth(now);
-  const { monthly, allotted } = sql<[string, string], { monthly: number; allotted: number }>(db,
-    `SELECT coalesce(sum(monthly_delta), 0) AS monthly, count(*) FILTER (WHERE kind = 'allotment') AS allotted
-     FROM ledger WHERE organization_id = ? AND month = ?`,
-  ).get(organization.id, month)!;
-  const { bonus } = sql<[string], { bonus: number }>(db,
-    'SELECT coalesce(sum(bonus_delta), 0) AS bonus FROM ledger WHERE organization_id = ? AND bonus_delta <> 0',
-  ).get(organization.id)!;
+  const sums = sql<[string, string], { monthly: number; allotted: number; bonus: number }>(db,
+    'SELECT monthly, allotted, bonus FROM ledger_sums WHERE organization_id = ? AND month = ?');
+  const { monthly, allotted } = sums.get(organization.id, utcMonth(now)) ?? { monthly: 0, allotted: 0 };
+  const bonus = sums.get(organization.id, '')?.bonus ?? 0;
   const monthlyLeft = monthly + (allotted ? 0 : terms[organization.plan].monthlyCredits);
   return { monthly: monthlyLeft, bonus, total: monthlyLeft + bonus };
 }

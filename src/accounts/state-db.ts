@@ -22,7 +22,19 @@ export function openState(path: string): StateDb {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.exec(schema);
+  deriveLedgerSums(db);
   return db;
+}
+
+/** A state file written before ledger_sums existed: the sums are derived from the ledger once, in one transaction. */
+function deriveLedgerSums(db: StateDb): void {
+  const missing = !db.prepare('SELECT 1 FROM ledger_sums LIMIT 1').get() && db.prepare('SELECT 1 FROM ledger LIMIT 1').get();
+  if (!missing) return;
+  db.transaction(() => db.exec(`
+    INSERT INTO ledger_sums (organization_id, month, monthly, allotted)
+      SELECT organization_id, month, sum(monthly_delta), count(*) FILTER (WHERE kind = 'allotment') FROM ledger GROUP BY 1, 2;
+    INSERT INTO ledger_sums (organization_id, month, bonus)
+      SELECT organization_id, '', sum(bonus_delta) FROM ledger GROUP BY 1;`)).immediate();
 }
 
 /**

@@ -1,5 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openState } from '../../src/accounts/state-db.ts';
 import { createOrganization, createUser, verifyUser } from '../../src/accounts/organizations.ts';
 import { balanceOf, chargeInTransaction, grantCredits } from '../../src/accounts/ledger.ts';
@@ -78,4 +81,33 @@ test('grants add bonus credits; the ledger refuses updates and deletes', () => {
   assert.throws(() => grantCredits(state, organization.id, -5, 'x', now), /positive whole number/);
   assert.throws(() => state.prepare('UPDATE ledger SET bonus_delta = 1000').run(), /append-only/);
   assert.throws(() => state.prepare('DELETE FROM ledger').run(), /append-only/);
+});
+
+test('the running sums always equal the ledger, and a state file written before them gets them derived on open', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'juralite-ledger-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, 'state.db');
+  const march = at('2026-03-10T12:00:00Z');
+  const april = at('2026-04-02T08:00:00Z');
+  let state = openState(path);
+  const { organization } = createOrganization(state, { name: 'Kanzlei', plan: 'starter' }, march);
+  const charge = (cost: number, key: string, when: Date) =>
+    inWriteTransaction(state, () => chargeInTransaction(state, organization, plans, { operation: 'x', resultKey: key, cost }, when));
+  for (let i = 0; i < 40; i++) charge(13, `m${i}`, march);
+  grantCredits(state, organization.id, 7, 'goodwill', march);
+  charge(5, 'a1', april);
+  const fromLedger = (when: Date) => {
+    const month = state.prepare(`SELECT coalesce(sum(monthly_delta), 0) AS m FROM ledger WHERE organization_id = ? AND month = ?`)
+      .get(organization.id, when.toISOString().slice(0, 7)) as { m: number };
+    const bonus = state.prepare('SELECT coalesce(sum(bonus_delta), 0) AS b FROM ledger WHERE organization_id = ?').get(organization.id) as { b: number };
+    return month.m + bonus.b;
+  };
+  const expected = [balanceOf(state, organization, plans, march), balanceOf(state, organization, plans, april)];
+  assert.deepEqual(expected.map((b) => b.total), [fromLedger(march), fromLedger(april)]);
+  // Without the sums (a state file of an earlier release), reopening derives them from the ledger.
+  state.exec('DELETE FROM ledger_sums');
+  state.close();
+  state = openState(path);
+  t.after(() => state.close());
+  assert.deepEqual([balanceOf(state, organization, plans, march), balanceOf(state, organization, plans, april)], expected);
 });
