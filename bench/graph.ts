@@ -53,7 +53,7 @@ const packages = Array.from({ length: requests }, (_, i) => Array.from({ length:
 const counts = corpus.prepare(`SELECT (SELECT count(*) FROM decisions) AS decisions,
   (SELECT count(*) FROM citation_edges WHERE reference_type = 'case' AND to_decision_id IS NOT NULL) AS edges`).get() as { decisions: number; edges: number };
 
-// The raw SQL: the same neighbours and rows, without totals, roles, Randnummern or any shaping.
+// The raw SQL: the same neighbours and rows (with the cited decisions' metadata), without totals, caps or shaping.
 const rawDepthOne = corpus.prepare(`
   SELECT d.id, d.court, d.date, d.aktenzeichen, d.ecli FROM decisions d WHERE d.id IN
     (SELECT DISTINCT to_decision_id FROM citation_edges WHERE from_decision_id = @id AND to_decision_id IS NOT NULL LIMIT 25)
@@ -70,8 +70,10 @@ const rawDepthTwo = corpus.prepare(`
   WHERE w.node <> @id GROUP BY w.node ORDER BY hop, d.date DESC LIMIT 50`);
 const rawPackage = corpus.prepare(`
   SELECT id, court, date, aktenzeichen, ecli, substr(full_text, 1, 700) AS excerpt,
-    (SELECT json_group_array(json_object('c', reference_canonical, 'to', to_decision_id, 'rn', rn))
-     FROM citation_edges WHERE from_decision_id = decisions.id AND reference_type = 'case') AS edges
+    (SELECT json_group_array(json_object('c', e.reference_canonical, 'rn', e.rn, 'to', t.id, 'court', t.court, 'date', t.date,
+                                         'az', t.aktenzeichen, 'type', t.document_type, 'ecli', t.ecli))
+     FROM citation_edges e LEFT JOIN decisions t ON t.id = e.to_decision_id
+     WHERE e.from_decision_id = decisions.id AND e.reference_type = 'case') AS edges
   FROM decisions WHERE id IN (SELECT value FROM json_each(?))`);
 
 // A bare HTTP server answering the raw SQL as JSON: the floor any HTTP endpoint stands on.
