@@ -270,12 +270,12 @@ test('check_citations and get_citation_check answer as REST does; a check paid o
   assert.equal(structured(hidden).code, 'not_found');
 });
 
-test('get_citation_graph and create_datapackage answer as REST does on the demo corpus; paid over one, free over the other', async () => {
+test('get_citation_graph, create_datapackage, search_decisions and search answer as REST does on the demo corpus; paid over one, free over the other', async () => {
   const demo = await startMcpApi({ corpus: 'demo' });
   const connected: Client[] = [];
   try {
     const org = demo.api.org({ plan: 'starter' });
-    const token = org.token(['graph', 'datapackage']);
+    const token = org.token(['graph', 'datapackage', 'search']);
     const mcpClient = await connectHttp(demo.mcpUrl, token);
     connected.push(mcpClient);
     const hub = '129e88d7-bf10-599d-810e-7f273f5b6839';
@@ -284,6 +284,11 @@ test('get_citation_graph and create_datapackage answer as REST does on the demo 
       ['get_citation_graph', { id: 'VIII ZR 44/21', depth: 2 }, 'GET', `/api/v1/decisions/${encodeURIComponent('VIII ZR 44/21')}/citations?depth=2`],
       ['create_datapackage', { ids: [hub, 'VIII ZR 44/21'], full_text: true, max_chars: 800 }, 'POST', '/api/v1/datapackages',
         { ids: [hub, 'VIII ZR 44/21'], full_text: true, max_chars: 800 }],
+      ['search_decisions', { query: 'Eigenbedarf Härtefall', limit: 5 }, 'GET',
+        `/api/v1/decisions/search?query=${encodeURIComponent('Eigenbedarf Härtefall')}&limit=5`],
+      ['search_decisions', { query: 'Vermieter will mich rauswerfen', mode: 'hybrid', branch: 'ordentlich' }, 'GET',
+        `/api/v1/decisions/search?query=${encodeURIComponent('Vermieter will mich rauswerfen')}&mode=hybrid&branch=ordentlich`],
+      ['search', { query: '§ 573 BGB', jurisdiction: 'DE' }, 'GET', `/api/v1/search?query=${encodeURIComponent('§ 573 BGB')}&jurisdiction=DE`],
     ];
     for (const [name, args, method, path, body] of cases) {
       const start = org.balance();
