@@ -75,11 +75,10 @@ function countNeighbours(corpus: Database.Database, side: Side, id: string): num
 
 /** The source's citations that name no decision of the corpus, one row per distinct reference. */
 function unresolved(corpus: Database.Database, id: string) {
-  const rows = sql<[string], { canonical: string; role: string | null; rns: string | null }>(corpus,
+  return sql<[string], { canonical: string; role: string | null; rns: string | null }>(corpus,
     `SELECT reference_canonical AS canonical, max(reference_role) AS role, group_concat(rn) AS rns
      FROM citation_edges WHERE from_decision_id = ? AND reference_type = 'case' AND to_decision_id IS NULL
      GROUP BY reference_canonical ORDER BY min(id)`).all(id);
-  return rows;
 }
 
 /**
@@ -144,7 +143,8 @@ function depthTwo(corpus: Database.Database, publicUrl: string, side: Side, sour
   if (hopOne.length > 0) {
     const reached = sql<[{ source: string; hopOne: string }], Reached>(corpus, walkQuery(side))
       .all({ source, hopOne: JSON.stringify(hopOne.map((row) => row.id)) });
-    cut = reached.reduce((rows, row) => rows + row.rows_reaching, 0) >= WALK_ROW_LIMIT + 1;
+    // The LIMIT counts every row of the walk, the source's own included: a full walk may have been cut.
+    cut = reached.reduce((rows, row) => rows + row.rows_reaching, 0) >= WALK_ROW_LIMIT;
     const hopTwo = reached.filter((row) => row.hop === 2)
       .sort((a, b) => b.paths - a.paths || (a.node < b.node ? -1 : 1));
     const served = hopTwo.slice(0, cap - hopOne.length);
