@@ -8,28 +8,21 @@
  * corpus's own decision texts (real citation density: every decision cites statutes and decisions), each different,
  * so every HTTP call is a paid, first-time check.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openServices, listen, closeServices } from '../src/server.ts';
-import { openCorpus } from '../src/corpus/open.ts';
-import { importPaths } from '../src/ingest/import-paths.ts';
 import { createOrganization } from '../src/accounts/organizations.ts';
 import { createToken } from '../src/accounts/tokens.ts';
 import { extractCitations } from '../src/citations/extract.ts';
 import { runCheck } from '../src/citations/check.ts';
-import { httpPost, printTable, stats, timeEach } from './lib.ts';
+import { ensureDemoCorpus, httpPost, printTable, stats, timeEach } from './lib.ts';
 
 const { values } = parseArgs({ options: { db: { type: 'string' }, requests: { type: 'string', default: '200' } } });
 const requests = Number(values.requests);
 const corpusPath = values.db ?? '.tmp/bench-demo.db';
-if (!existsSync(corpusPath)) {
-  mkdirSync('.tmp', { recursive: true });
-  const db = openCorpus(corpusPath);
-  await importPaths(db, ['fixtures/laws', 'fixtures/decisions']);
-  db.close();
-}
+await ensureDemoCorpus(corpusPath);
 
 const dir = mkdtempSync(join(tmpdir(), 'juralite-bench-'));
 const services = openServices({ corpusPath, statePath: join(dir, 'state.db') });

@@ -1,5 +1,24 @@
 /** Small helpers for benchmarks: timing, percentiles, printed tables. Benchmarks print; they never assert. */
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Agent, request } from 'node:http';
+import { openCorpus, upgradeCorpus } from '../src/corpus/open.ts';
+import { importPaths } from '../src/ingest/import-paths.ts';
+
+/** Builds the demo corpus from fixtures/ at `path`, or upgrades the file already there to the current schema. */
+export async function ensureDemoCorpus(path: string): Promise<void> {
+  if (existsSync(path)) {
+    upgradeCorpus(path);
+    return;
+  }
+  mkdirSync(dirname(path), { recursive: true });
+  const db = openCorpus(path);
+  try {
+    await importPaths(db, ['fixtures/laws', 'fixtures/decisions']);
+  } finally {
+    db.close();
+  }
+}
 
 export interface Stats { n: number; p50: number; p95: number; p99: number; mean: number }
 

@@ -11,32 +11,25 @@
  * and 10 DOCX uploads are received and extracted (the check's 20,000-character cap makes them too_long: the whole
  * document is still read), with the event loop's delay beside it. Target: p95 during uploads <= 2 x p95 alone.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { openServices, listen, closeServices } from '../src/server.ts';
-import { openCorpus } from '../src/corpus/open.ts';
-import { importPaths } from '../src/ingest/import-paths.ts';
 import { createOrganization } from '../src/accounts/organizations.ts';
 import { createToken } from '../src/accounts/tokens.ts';
 import { extractDocument, type ExtractionTask } from '../src/uploads/extract/extract-document.ts';
 import { ExtractionPool } from '../src/uploads/pool.ts';
 import { uploadsOf } from '../src/uploads/service.ts';
 import { docx, pdf } from '../test/helpers/documents.ts';
-import { httpGet, printTable, stats } from './lib.ts';
+import { ensureDemoCorpus, httpGet, printTable, stats } from './lib.ts';
 
 const { values } = parseArgs({ options: {
   db: { type: 'string' }, requests: { type: 'string', default: '1000' }, runs: { type: 'string', default: '5' },
 } });
 const corpusPath = values.db ?? '.tmp/bench-uploads-demo.db';
-if (!existsSync(corpusPath)) {
-  mkdirSync('.tmp', { recursive: true });
-  const db = openCorpus(corpusPath);
-  await importPaths(db, ['fixtures/laws', 'fixtures/decisions']);
-  db.close();
-}
+await ensureDemoCorpus(corpusPath);
 const dir = mkdtempSync(join(tmpdir(), 'juralite-bench-'));
 const services = openServices({ corpusPath, statePath: join(dir, 'state.db') });
 const corpus = services.corpus!;

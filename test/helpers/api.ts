@@ -10,7 +10,9 @@ import { openServices, closeServices, listen } from '../../src/server.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createOrganization, setTwoFactor } from '../../src/accounts/organizations.ts';
 import { ABILITIES, createToken, type Ability } from '../../src/accounts/tokens.ts';
-import { balanceOf } from '../../src/accounts/ledger.ts';
+import { randomUUID } from 'node:crypto';
+import { balanceOf, chargeInTransaction } from '../../src/accounts/ledger.ts';
+import { inWriteTransaction } from '../../src/accounts/state-db.ts';
 import type { Plan } from '../../src/accounts/plans.ts';
 import type { Operation, Services } from '../../src/operations/operation.ts';
 import { buildSmallCorpus } from './small-corpus.ts';
@@ -33,6 +35,8 @@ export interface TestOrg {
   userId: string;
   token(abilities?: Ability[], days?: number): string;
   balance(): number;
+  /** Spends the whole balance outside the API (a charge straight into the ledger), for 402 tests. */
+  spendAll(): void;
 }
 
 export interface Reply {
@@ -81,6 +85,9 @@ function createTestOrg(services: Services, options: { plan?: Plan; requireTwoFac
     token: (abilities = [...ABILITIES], days) =>
       createToken(services.state, { organizationId: organization.id, abilities, days }, services.clock()).token,
     balance: () => balanceOf(services.state, organization, services.config.plans, services.clock()).total,
+    spendAll: () => inWriteTransaction(services.state, () => chargeInTransaction(services.state, organization,
+      services.config.plans, { operation: 'test', resultKey: `spend-all-${randomUUID()}`,
+        cost: balanceOf(services.state, organization, services.config.plans, services.clock()).total }, services.clock())),
   };
 }
 

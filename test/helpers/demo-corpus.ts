@@ -8,9 +8,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openCorpus } from '../../src/corpus/open.ts';
 import { importPaths } from '../../src/ingest/import-paths.ts';
+import { decisionId } from '../../src/corpus/ids.ts';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 let built: Promise<string> | undefined;
+
+/** The id of fixture decision JURA0000000NN (fixtures/decisions/JURA0000000NN.xml). */
+export function fixtureId(n: number): string {
+  return decisionId({ doknr: `JURA${String(n).padStart(9, '0')}` });
+}
 
 /** Path of the demo corpus file (built on first call). */
 export function demoCorpus(): Promise<string> {

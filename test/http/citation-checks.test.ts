@@ -7,8 +7,6 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApi, type Api, type Reply, type TestOrg } from '../helpers/api.ts';
 import { ABILITIES } from '../../src/accounts/tokens.ts';
-import { chargeInTransaction } from '../../src/accounts/ledger.ts';
-import { inWriteTransaction } from '../../src/accounts/state-db.ts';
 
 const CHECKS = '/api/v1/citation-checks';
 let api: Api;
@@ -52,11 +50,8 @@ function assertProblem(reply: Reply, status: number, code: string): void {
   assert.equal(typeof reply.body.detail, 'string');
 }
 
-/** Spends an organization's whole balance outside the API (as test/http/refusals.test.ts does). */
 function spendAll(org: TestOrg): void {
-  const organization = { id: org.id, name: 'x', plan: 'free' as const, require_two_factor: false, created_at: '' };
-  inWriteTransaction(api.services.state, () => chargeInTransaction(api.services.state, organization, api.services.config.plans,
-    { operation: 'test', resultKey: `spend-all-${org.id}`, cost: org.balance() }, api.now()));
+  org.spendAll();
   assert.equal(org.balance(), 0);
 }
 

@@ -5,16 +5,14 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startApi, type Api, type TestOrg } from '../helpers/api.ts';
-import { chargeInTransaction } from '../../src/accounts/ledger.ts';
-import { inWriteTransaction } from '../../src/accounts/state-db.ts';
+import { startApi, type Api } from '../helpers/api.ts';
 import { graphCorpus, GRAPH } from '../helpers/graph-corpus.ts';
-import { decisionId } from '../../src/corpus/ids.ts';
+import { fixtureId } from '../helpers/demo-corpus.ts';
 import { berlinDay } from '../../src/accounts/time.ts';
 
 let demo: Api;
 let graph: Api;
-const fixture = (n: number) => decisionId({ doknr: `JURA${String(n).padStart(9, '0')}` });
+const fixture = fixtureId;
 const HUB = fixture(3);
 
 before(async () => {
@@ -25,13 +23,6 @@ after(async () => {
   await demo.close();
   await graph.close();
 });
-
-/** Spends an organization's whole balance (its starter credits). */
-function spendAll(api: Api, org: TestOrg): void {
-  const organization = { id: org.id, name: 'x', plan: 'free' as const, require_two_factor: false, created_at: '' };
-  inWriteTransaction(api.services.state, () => chargeInTransaction(api.services.state, organization, api.services.config.plans,
-    { operation: 'test', resultKey: 'spend-all', cost: org.balance() }, api.now()));
-}
 
 const get = (api: Api, path: string, token = api.org({ plan: 'enterprise' }).token(['graph'])) =>
   api.call('GET', `/api/v1/decisions/${path}`, { token });
@@ -226,7 +217,7 @@ test('401 without a token, 409 for a token without organization, 403 without the
   const org = demo.org({ plan: 'free' });
   const forbidden = await get(demo, `${HUB}/citations`, org.token(['read']));
   assert.deepEqual([forbidden.status, forbidden.body.required_ability], [403, 'graph']);
-  spendAll(demo, org);
+  org.spendAll();
   const poor = await get(demo, `${HUB}/citations`, org.token(['graph']));
   assert.deepEqual([poor.status, poor.body.code, poor.body.cost], [402, 'insufficient_credits', 2]);
   const capped = demo.org({ plan: 'enterprise' });

@@ -6,13 +6,13 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApi, type Api } from '../helpers/api.ts';
 import { graphCorpus, GRAPH } from '../helpers/graph-corpus.ts';
-import { decisionId } from '../../src/corpus/ids.ts';
+import { fixtureId } from '../helpers/demo-corpus.ts';
 import { berlinDay } from '../../src/accounts/time.ts';
 import { RESPONSE_BUDGET_CHARS } from '../../src/graph/datapackage.ts';
 
 let demo: Api;
 let graph: Api;
-const fixture = (n: number) => decisionId({ doknr: `JURA${String(n).padStart(9, '0')}` });
+const fixture = fixtureId;
 const HUB = fixture(3);
 
 before(async () => {

@@ -9,8 +9,6 @@ import { startApi, type Api } from '../helpers/api.ts';
 import { SMALL } from '../helpers/small-corpus.ts';
 import { revokeToken } from '../../src/accounts/tokens.ts';
 import { deleteOrganization } from '../../src/accounts/organizations.ts';
-import { chargeInTransaction } from '../../src/accounts/ledger.ts';
-import { inWriteTransaction } from '../../src/accounts/state-db.ts';
 import { DEFAULT_PLAN_TERMS } from '../../src/accounts/plans.ts';
 
 const DECISION = `/api/v1/decisions/${SMALL.bgh.id}`;
@@ -162,9 +160,7 @@ test('422 validation_failed keys messages by argument', async () => {
 
 test('402 insufficient_credits states cost and balance; nothing charged', async () => {
   const org = api.org();
-  const organization = { id: org.id, name: 'x', plan: 'free' as const, require_two_factor: false, created_at: '' };
-  inWriteTransaction(api.services.state, () => chargeInTransaction(api.services.state, organization, api.services.config.plans,
-    { operation: 'test', resultKey: 'spend-all', cost: org.balance() }, api.now()));
+  org.spendAll();
   assert.equal(org.balance(), 0);
   const reply = await api.call('GET', DECISION, { token: org.token(['read']) });
   assertProblem(reply, 402, 'insufficient_credits');

@@ -18,6 +18,8 @@ export interface McpApi {
   api: Api;
   /** The Streamable HTTP endpoint, `http://127.0.0.1:<port>/mcp`. */
   mcpUrl: string;
+  /** An SDK client over Streamable HTTP with this bearer token; closed by close(). */
+  connect(token: string): Promise<Client>;
   close(): Promise<void>;
 }
 
@@ -29,10 +31,18 @@ export async function startMcpApi(options: { corpus?: 'small' | 'demo' | 'none' 
   const server = createServer(toNodeHandler(app));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const mcpUrl = `http://127.0.0.1:${port}${MCP_PATH}`;
+  const clients: Client[] = [];
   return {
     api,
-    mcpUrl: `http://127.0.0.1:${port}${MCP_PATH}`,
+    mcpUrl,
+    connect: async (token) => {
+      const client = await connectHttp(mcpUrl, token);
+      clients.push(client);
+      return client;
+    },
     close: async () => {
+      await Promise.all(clients.map((client) => client.close()));
       await closeServer(server);
       await api.close();
     },

@@ -5,29 +5,18 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startMcpApi, connectHttp, structured, withoutCredits, type McpApi } from './helpers.ts';
 import { SMALL } from '../helpers/small-corpus.ts';
 import { OPERATIONS } from '../../src/operations/index.ts';
-import { chargeInTransaction } from '../../src/accounts/ledger.ts';
-import { inWriteTransaction } from '../../src/accounts/state-db.ts';
 
 let mcp: McpApi;
-const clients: Client[] = [];
 
 before(async () => {
   mcp = await startMcpApi();
 });
-after(async () => {
-  await Promise.all(clients.map((client) => client.close()));
-  await mcp.close();
-});
+after(() => mcp.close());
 
-async function client(token: string): Promise<Client> {
-  const connected = await connectHttp(mcp.mcpUrl, token);
-  clients.push(connected);
-  return connected;
-}
+const client = (token: string) => mcp.connect(token);
 
 /** OpenAPI 3.0 `nullable: true` as JSON Schema's `null` type member (the dialect MCP tool schemas use). */
 function jsonSchemaDialect(schema: any): any {
@@ -164,9 +153,7 @@ test('token_ability_missing arrives as a tool error with required_ability; nothi
 
 test('insufficient_credits arrives as a tool error with cost and balance', async () => {
   const org = mcp.api.org();
-  const organization = { id: org.id, name: 'x', plan: 'free' as const, require_two_factor: false, created_at: '' };
-  inWriteTransaction(mcp.api.services.state, () => chargeInTransaction(mcp.api.services.state, organization,
-    mcp.api.services.config.plans, { operation: 'test', resultKey: 'spend-all', cost: org.balance() }, mcp.api.now()));
+  org.spendAll();
   const result = await (await client(org.token(['read']))).callTool({ name: 'get_decision', arguments: { id: SMALL.bgh.id } });
   assert.equal(result.isError, true);
   const problem = structured(result);
@@ -229,9 +216,8 @@ test('backend_unavailable (no corpus) arrives as a 503 tool error; nothing charg
   try {
     const org = bare.api.org();
     const before = org.balance();
-    const mcpClient = await connectHttp(bare.mcpUrl, org.token(['read']));
+    const mcpClient = await bare.connect(org.token(['read']));
     const result = await mcpClient.callTool({ name: 'get_corpus_coverage', arguments: {} });
-    await mcpClient.close();
     assert.equal(result.isError, true);
     assert.equal(structured(result).status, 503);
     assert.equal(structured(result).code, 'backend_unavailable');
@@ -272,12 +258,10 @@ test('check_citations and get_citation_check answer as REST does; a check paid o
 
 test('get_citation_graph, create_datapackage, search_decisions and search answer as REST does on the demo corpus; paid over one, free over the other', async () => {
   const demo = await startMcpApi({ corpus: 'demo' });
-  const connected: Client[] = [];
   try {
     const org = demo.api.org({ plan: 'starter' });
     const token = org.token(['graph', 'datapackage', 'search']);
-    const mcpClient = await connectHttp(demo.mcpUrl, token);
-    connected.push(mcpClient);
+    const mcpClient = await demo.connect(token);
     const hub = '129e88d7-bf10-599d-810e-7f273f5b6839';
     const cases: [string, Record<string, unknown>, string, string, unknown?][] = [
       ['get_citation_graph', { id: hub, direction: 'incoming' }, 'GET', `/api/v1/decisions/${hub}/citations?direction=incoming`],
@@ -304,7 +288,6 @@ test('get_citation_graph, create_datapackage, search_decisions and search answer
       assert.deepEqual(answer.credits, { metered: true, cost: 0, credits_remaining: start - rest.body.credits.cost }, name);
     }
   } finally {
-    await Promise.all(connected.map((c) => c.close()));
     await demo.close();
   }
 });

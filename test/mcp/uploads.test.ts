@@ -5,27 +5,18 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startMcpApi, connectHttp, structured, withoutCredits, type McpApi } from './helpers.ts';
+import { startMcpApi, structured, withoutCredits, type McpApi } from './helpers.ts';
 import { pdf } from '../helpers/documents.ts';
 import { getUpload, pollUntilExtracted, upload } from '../uploads/client.ts';
 
 let mcp: McpApi;
-const clients: Client[] = [];
 
 before(async () => {
   mcp = await startMcpApi();
 });
-after(async () => {
-  await Promise.all(clients.map((client) => client.close()));
-  await mcp.close();
-});
+after(() => mcp.close());
 
-async function client(token: string): Promise<Client> {
-  const connected = await connectHttp(mcp.mcpUrl, token);
-  clients.push(connected);
-  return connected;
-}
+const client = (token: string) => mcp.connect(token);
 
 test('get_citation_document answers exactly as REST does, apart from credits, whether ready or failed', async () => {
   const org = mcp.api.org();
