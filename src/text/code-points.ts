@@ -3,8 +3,14 @@
  * convert between the two without building arrays of characters.
  */
 
+// No 'u' flag: with it a surrogate pair is one character and these tests would never match.
+const SURROGATE = /[\ud800-\udfff]/;
+const SURROGATE_PAIR = /[\ud800-\udbff][\udc00-\udfff]/;
+
 /** The number of code points in a string. */
 export function codePointLength(text: string): number {
+  // Most texts hold no astral character: then units are code points, and the native scan beats a loop in JS.
+  if (!SURROGATE.test(text)) return text.length;
   let length = 0;
   for (let index = 0; index < text.length; index++) {
     const unit = text.charCodeAt(index);
@@ -19,6 +25,7 @@ export function codePointLength(text: string): number {
 
 /** The UTF-16 index of code point offset `offset` (clamped to the string's end). */
 export function utf16Index(text: string, offset: number): number {
+  if (!SURROGATE.test(text)) return Math.max(0, Math.min(offset, text.length));
   let index = 0;
   for (let points = 0; points < offset && index < text.length; points++) {
     const unit = text.charCodeAt(index);
@@ -40,8 +47,7 @@ export function sliceCodePoints(text: string, start: number, end?: number): stri
  * (and no pass at all for the common string without astral characters).
  */
 export function codePointIndexer(text: string): (utf16: number) => number {
-  // No 'u' flag: with it a surrogate pair is one character and this test would never match.
-  if (!/[\ud800-\udbff][\udc00-\udfff]/.test(text)) return (utf16) => utf16;
+  if (!SURROGATE_PAIR.test(text)) return (utf16) => utf16;
   const offsets = new Uint32Array(text.length + 1);
   let points = 0;
   for (let index = 0; index < text.length; index++) {
