@@ -89,14 +89,8 @@ CREATE TABLE IF NOT EXISTS paid_results (
   PRIMARY KEY (organization_id, month, operation, result_key)
 ) WITHOUT ROWID;
 
--- Fixed one-minute windows per token and bucket ('all', 'heavy').
-CREATE TABLE IF NOT EXISTS rate_windows (
-  token_id     TEXT NOT NULL,
-  bucket       TEXT NOT NULL,
-  window_start INTEGER NOT NULL,              -- unix seconds, a multiple of 60
-  count        INTEGER NOT NULL,
-  PRIMARY KEY (token_id, bucket, window_start)
-) WITHOUT ROWID;
+-- Rate windows live in memory (src/accounts/limits.ts, RateWindows); state files of earlier releases held them here.
+DROP TABLE IF EXISTS rate_windows;
 
 -- Daily volume per organization and unit; the day is the calendar day in Europe/Berlin.
 CREATE TABLE IF NOT EXISTS daily_counters (

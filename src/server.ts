@@ -4,6 +4,7 @@ import { toNodeHandler } from 'h3';
 import { openCorpus, type CorpusDb } from './corpus/open.ts';
 import { existsSync } from 'node:fs';
 import { openState } from './accounts/state-db.ts';
+import { RateWindows } from './accounts/limits.ts';
 import { loadConfig, type Config } from './config.ts';
 import { createApp } from './http/app.ts';
 import type { Operation, Services } from './operations/operation.ts';
@@ -30,6 +31,7 @@ export function openServices(options: {
     corpus: openCorpusReadonly(options.corpusPath),
     config: options.config ?? loadConfig(),
     clock: options.clock ?? (() => new Date()),
+    rates: new RateWindows(),
   };
 }
 

@@ -1,6 +1,6 @@
 import { ApiError } from '../errors.ts';
 import { sql } from '../db/statements.ts';
-import { type StateDb, inWriteTransaction } from './state-db.ts';
+import type { StateDb } from './state-db.ts';
 import type { Organization } from './organizations.ts';
 import type { Plan, PlanTerms } from './plans.ts';
 import { berlinDay, nextBerlinMidnight } from './time.ts';
@@ -10,32 +10,43 @@ export const RATE_LIMITS = { all: 60, heavy: 10 } as const;
 export type RateBucket = keyof typeof RATE_LIMITS;
 
 const WINDOW_SECONDS = 60;
+/** Past this many tracked token buckets, windows that have ended are dropped. */
+const SWEEP_AT = 10_000;
 
 /**
- * Takes one request slot from each bucket, all or none, in one transaction. Over a limit: 429 rate_limited with the
- * seconds until the window ends; the refused request takes no slot.
+ * Request slots per token, bucket and fixed one-minute window, held in memory: the server is one process, a window
+ * lives a minute, and a restart forgetting the current minute harms no one, while a write transaction per request
+ * would cost as much as the lookup it guards. Single-threaded, so a check and its increment never interleave.
  */
-export function takeRateSlot(db: StateDb, tokenId: string, buckets: RateBucket[], now: Date): void {
-  const nowSeconds = Math.floor(now.getTime() / 1000);
-  const windowStart = nowSeconds - (nowSeconds % WINDOW_SECONDS);
-  inWriteTransaction(db, () => {
-    const count = sql<[string, string, number], { count: number }>(db, 
-      'SELECT count FROM rate_windows WHERE token_id = ? AND bucket = ? AND window_start = ?',
-    );
+export class RateWindows {
+  private readonly used = new Map<string, { windowStart: number; count: number }>();
+
+  /**
+   * Takes one slot from each bucket, all or none. Over a limit: 429 rate_limited with the seconds until the window
+   * ends; the refused request takes no slot.
+   */
+  take(tokenId: string, buckets: readonly RateBucket[], now: Date): void {
+    const nowSeconds = Math.floor(now.getTime() / 1000);
+    const windowStart = nowSeconds - (nowSeconds % WINDOW_SECONDS);
+    const countIn = (bucket: RateBucket) => {
+      const entry = this.used.get(`${tokenId} ${bucket}`);
+      return entry?.windowStart === windowStart ? entry.count : 0;
+    };
     for (const bucket of buckets) {
-      const used = count.get(tokenId, bucket, windowStart)?.count ?? 0;
-      if (used >= RATE_LIMITS[bucket]) {
+      if (countIn(bucket) >= RATE_LIMITS[bucket]) {
         const retryAfter = Math.max(1, windowStart + WINDOW_SECONDS - nowSeconds);
         throw new ApiError('rate_limited',
           `Rate limit of ${RATE_LIMITS[bucket]} requests per minute reached; retry in ${retryAfter} s.`,
           { retry_after_seconds: retryAfter });
       }
     }
-    const increment = sql(db, `INSERT INTO rate_windows (token_id, bucket, window_start, count) VALUES (?, ?, ?, 1)
-                                  ON CONFLICT DO UPDATE SET count = count + 1`);
-    for (const bucket of buckets) increment.run(tokenId, bucket, windowStart);
-    sql(db, 'DELETE FROM rate_windows WHERE token_id = ? AND window_start < ?').run(tokenId, windowStart);
-  });
+    if (this.used.size >= SWEEP_AT) this.sweep(windowStart);
+    for (const bucket of buckets) this.used.set(`${tokenId} ${bucket}`, { windowStart, count: countIn(bucket) + 1 });
+  }
+
+  private sweep(windowStart: number): void {
+    for (const [key, entry] of this.used) if (entry.windowStart < windowStart) this.used.delete(key);
+  }
 }
 
 export type VolumeUnit = 'rows' | 'documents';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import { ApiError, backendUnavailable, validationFailed } from '../errors.ts';
 import { authenticate, type Caller } from '../accounts/tokens.ts';
-import { takeRateSlot, assertVolumeLeft, addVolume, type RateBucket } from '../accounts/limits.ts';
+import { assertVolumeLeft, addVolume, type RateBucket } from '../accounts/limits.ts';
 import { alreadyPaid, balanceOf, chargeInTransaction } from '../accounts/ledger.ts';
 import { inWriteTransaction, type StateDb } from '../accounts/state-db.ts';
 import type { Operation, OperationContext, Services } from './operation.ts';
@@ -104,7 +104,7 @@ export async function execute<TArgs, TResult extends object>(
   assertAllowed(operation, caller);
   // 2. Rate limits.
   const buckets: RateBucket[] = operation.heavy ? ['all', 'heavy'] : ['all'];
-  recordedOrUnavailable(() => takeRateSlot(state, caller.token.id, buckets, now));
+  services.rates.take(caller.token.id, buckets, now);
   // 3. Arguments (read lazily: a refused caller never makes the server read a request body).
   const raw = typeof request.args === 'function' ? await (request.args as () => Promise<unknown>)() : request.args;
   const args = parseArgs(operation, raw);

@@ -2,16 +2,18 @@ import type * as v from 'valibot';
 import type Database from 'better-sqlite3';
 import type { StateDb } from '../accounts/state-db.ts';
 import type { Ability, Caller } from '../accounts/tokens.ts';
-import type { VolumeUnit } from '../accounts/limits.ts';
+import type { RateWindows, VolumeUnit } from '../accounts/limits.ts';
 import type { Config } from '../config.ts';
 
-/** What every operation may use: the two databases, the configuration and the clock. */
+/** What every operation may use: the two databases, the configuration, the clock and the rate windows. */
 export interface Services {
   state: StateDb;
   /** The corpus; null when no corpus file is open (operations that need it answer 503). */
   corpus: Database.Database | null;
   config: Config;
   clock: () => Date;
+  /** Requests per token and minute (in memory: see RateWindows). */
+  rates: RateWindows;
 }
 
 export interface OperationContext {
