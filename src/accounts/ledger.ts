@@ -24,17 +24,25 @@ function ensureAllotment(db: StateDb, organization: Organization, terms: Record<
       `monthly allotment, plan ${organization.plan}`);
 }
 
-/**
- * The organization's balance now, from the ledger's running sums. Read-only: a month whose allotment row is not written
- * yet (no charge so far) counts the plan's allotment all the same.
- */
-export function balanceOf(db: StateDb, organization: Organization, terms: Record<Plan, PlanTerms>, now: Date): Balance {
-  const sums = sql<[string, string], { monthly: number; allotted: number; bonus: number }>(db,
+interface LedgerSums { monthly: number; allotted: number; bonus: number }
+
+/** The running sums (ledger_sums) of the organization's monthly pool this month and of its bonus pool. */
+function ledgerSums(db: StateDb, organizationId: string, now: Date): LedgerSums {
+  const sums = sql<[string, string], LedgerSums>(db,
     'SELECT monthly, allotted, bonus FROM ledger_sums WHERE organization_id = ? AND month = ?');
-  const { monthly, allotted } = sums.get(organization.id, utcMonth(now)) ?? { monthly: 0, allotted: 0 };
-  const bonus = sums.get(organization.id, '')?.bonus ?? 0;
-  const monthlyLeft = monthly + (allotted ? 0 : terms[organization.plan].monthlyCredits);
-  return { monthly: monthlyLeft, bonus, total: monthlyLeft + bonus };
+  const { monthly, allotted } = sums.get(organizationId, utcMonth(now)) ?? { monthly: 0, allotted: 0 };
+  return { monthly, allotted, bonus: sums.get(organizationId, '')?.bonus ?? 0 };
+}
+
+/** A month whose allotment row is not written yet (no charge so far) counts the plan's allotment all the same. */
+function balanceFrom(sums: LedgerSums, organization: Organization, terms: Record<Plan, PlanTerms>): Balance {
+  const monthlyLeft = sums.monthly + (sums.allotted ? 0 : terms[organization.plan].monthlyCredits);
+  return { monthly: monthlyLeft, bonus: sums.bonus, total: monthlyLeft + sums.bonus };
+}
+
+/** The organization's balance now, from the ledger's running sums. Read-only. */
+export function balanceOf(db: StateDb, organization: Organization, terms: Record<Plan, PlanTerms>, now: Date): Balance {
+  return balanceFrom(ledgerSums(db, organization.id, now), organization, terms);
 }
 
 /** Whether the organization already paid for this result in the current UTC month. */
@@ -60,11 +68,12 @@ export function chargeInTransaction(
   now: Date,
 ): ChargeOutcome {
   const month = utcMonth(now);
-  const before = balanceOf(db, organization, terms, now);
+  const sums = ledgerSums(db, organization.id, now);
+  const before = balanceFrom(sums, organization, terms);
   const free = charge.cost === 0 || alreadyPaid(db, organization.id, charge.operation, charge.resultKey, now);
   if (free) return { charged: true, cost: 0, balance: before };
   if (before.total < charge.cost) return { charged: false, cost: charge.cost, balance: before };
-  ensureAllotment(db, organization, terms, now);
+  if (!sums.allotted) ensureAllotment(db, organization, terms, now);
   const fromMonthly = Math.min(charge.cost, Math.max(before.monthly, 0));
   const fromBonus = charge.cost - fromMonthly;
   const { lastInsertRowid } = sql(db, 

@@ -12,9 +12,20 @@ const berlinDate = new Intl.DateTimeFormat('en-CA', {
   day: '2-digit',
 });
 
+const HOUR_MS = 3_600_000;
+let lastHour = Number.NaN;
+let lastDay = '';
+
 /** `YYYY-MM-DD` of the calendar day in Europe/Berlin: daily caps count per such day. */
 export function berlinDay(now: Date): string {
-  return berlinDate.format(now);
+  // Berlin is a whole number of hours off UTC, so its day changes only on a UTC hour: one Intl call per hour, not
+  // one per request.
+  const hour = Math.floor(now.getTime() / HOUR_MS);
+  if (hour !== lastHour) {
+    lastDay = berlinDate.format(now);
+    lastHour = hour;
+  }
+  return lastDay;
 }
 
 const berlinOffset = new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Berlin', timeZoneName: 'longOffset' });

@@ -18,3 +18,12 @@ test('credits renew per UTC month', () => {
   assert.equal(utcMonth(new Date('2026-03-31T23:59:59Z')), '2026-03');
   assert.equal(utcMonth(new Date('2026-04-01T00:00:00Z')), '2026-04');
 });
+
+test('the Berlin day follows the instant asked about, also when calls go back and forth across midnight', () => {
+  // berlinDay keeps the last hour's answer; each of these instants lies in another UTC hour than the one before.
+  const expected: [string, string][] = [
+    ['2026-01-15T22:59:59Z', '2026-01-15'], ['2026-01-15T23:00:00Z', '2026-01-16'], ['2026-01-15T22:30:00Z', '2026-01-15'],
+    ['2026-07-01T21:59:59Z', '2026-07-01'], ['2026-07-01T22:00:01Z', '2026-07-02'], ['2026-07-01T21:00:00Z', '2026-07-01'],
+  ];
+  for (const [instant, day] of expected) assert.equal(berlinDay(new Date(instant)), day, instant);
+});
