@@ -1,6 +1,7 @@
 import { readFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { betterSqliteBinding } from '../runtime/executable.ts';
 
 export type StateDb = Database.Database;
 
@@ -16,7 +17,7 @@ const schema = readFileSync(new URL('../../schema/state.sql', import.meta.url), 
  */
 export function openState(path: string): StateDb {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
+  const db = new Database(path, { nativeBinding: betterSqliteBinding() });
   db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

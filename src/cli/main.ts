@@ -6,6 +6,7 @@ import { serve } from './serve.ts';
 import { mcpCommand } from '../mcp/command.ts';
 import { describeSummary, importCommand } from './import.ts';
 import { checkCommand } from './check.ts';
+import { IS_EXECUTABLE } from '../runtime/executable.ts';
 
 const USAGE = `juralite ${RELEASE}: legal research over German decisions and statutes
 
@@ -25,7 +26,9 @@ Usage:
   juralite --version
 
 Administration commands take --state PATH (default DATA/state.db) and print one JSON object with --json.
-DATA is --data DIR, else $JURALITE_DATA, else ./data.`;
+${IS_EXECUTABLE
+    ? 'DATA is --data DIR, else $JURALITE_DATA, else data/ beside the executable; CORPUS is corpus.db beside it.'
+    : 'DATA is --data DIR, else $JURALITE_DATA, else ./data; CORPUS is DATA/corpus.db.'}`;
 
 function print(result: unknown, json: boolean): void {
   if (json) {
@@ -49,8 +52,11 @@ export async function main(argv: string[]): Promise<number> {
   const paths = dataPaths(flags as { data?: string; db?: string; state?: string });
   switch (command) {
     case 'serve':
-      // With no --db, a missing corpus is built from the demo fixtures (npm start on a fresh clone).
-      await serve({ ...paths, host: (flags.host as string) ?? '127.0.0.1', port: Number(flags.port ?? 8080), demo: flags.db === undefined });
+      // With no --db, a missing corpus is built from the demo fixtures (npm start on a fresh clone); the executable
+      // ships its corpus beside it instead.
+      await serve({
+        ...paths, host: (flags.host as string) ?? '127.0.0.1', port: Number(flags.port ?? 8080), demo: flags.db === undefined && !IS_EXECUTABLE,
+      });
       return -1; // keeps running
     case 'org':
     case 'user':

@@ -1,14 +1,33 @@
 import { join, resolve } from 'node:path';
+import { executableDir, IS_EXECUTABLE } from '../runtime/executable.ts';
+
+/** Where files go when no flag names them. */
+export interface DefaultLocations {
+  /** The data directory (state, token file, uploads). */
+  dataDir: string;
+  /** The corpus; undefined: corpus.db inside the data directory. */
+  corpusPath?: string;
+}
 
 /**
- * Where juralite keeps its files: `--data DIR`, else $JURALITE_DATA, else ./data. The corpus defaults to
- * DIR/corpus.db and the state to DIR/state.db; `--db` and `--state` name them directly.
+ * From a checkout: ./data, with the corpus inside it. The standalone executable: its corpus.db and a data/ folder
+ * beside it, wherever it is started from (an installation is the folder the executable sits in).
  */
-export function dataPaths(flags: { data?: string; db?: string; state?: string }, env = process.env) {
-  const dataDir = resolve(flags.data ?? env.JURALITE_DATA ?? 'data');
+export function defaultLocations(executable = IS_EXECUTABLE): DefaultLocations {
+  if (!executable) return { dataDir: 'data' };
+  return { dataDir: join(executableDir(), 'data'), corpusPath: join(executableDir(), 'corpus.db') };
+}
+
+/**
+ * Where juralite keeps its files: `--data DIR`, else $JURALITE_DATA, else the default data directory. The corpus
+ * defaults to DIR/corpus.db (beside the executable in the executable) and the state to DIR/state.db; `--db` and
+ * `--state` name them directly.
+ */
+export function dataPaths(flags: { data?: string; db?: string; state?: string }, env = process.env, defaults = defaultLocations()) {
+  const dataDir = resolve(flags.data ?? env.JURALITE_DATA ?? defaults.dataDir);
   return {
     dataDir,
-    corpusPath: resolve(flags.db ?? join(dataDir, 'corpus.db')),
+    corpusPath: resolve(flags.db ?? defaults.corpusPath ?? join(dataDir, 'corpus.db')),
     statePath: resolve(flags.state ?? join(dataDir, 'state.db')),
   };
 }

@@ -4,6 +4,7 @@ import * as sqliteVec from 'sqlite-vec';
 import { seedRegistries } from './seed.ts';
 import { rebuildCitationEdges } from '../graph/edges.ts';
 import { rebuildSearchIndex, SEARCH_INDEX_VERSION } from '../search/index-sync.ts';
+import { betterSqliteBinding, vecExtensionFile } from '../runtime/executable.ts';
 
 /** A better-sqlite3 connection to a corpus file (sqlite-vec loaded, corpus schema applied when writable). */
 export type CorpusDb = Database.Database;
@@ -14,10 +15,16 @@ export const CORPUS_SCHEMA_VERSION = 2;
 export interface OpenCorpusOptions {
   /** Open read-only: no schema is applied, nothing is seeded. Default false. */
   readonly?: boolean;
-  /** Path to better_sqlite3.node (the standalone executable cannot find the addon by itself). */
+  /** Path to better_sqlite3.node (the standalone executable cannot find the addon by itself; default: beside it). */
   nativeBinding?: string;
-  /** Path to the sqlite-vec loadable extension, where `sqliteVec.load` cannot find it (standalone executable). */
+  /** Path to the sqlite-vec loadable extension, where `sqliteVec.load` cannot find it (default: beside the executable). */
   vecExtensionPath?: string;
+}
+
+/** better-sqlite3's options for the addon: the given path, the one beside the executable, or none. */
+function bindingOption(options: OpenCorpusOptions): { nativeBinding?: string } {
+  const nativeBinding = options.nativeBinding ?? betterSqliteBinding();
+  return nativeBinding ? { nativeBinding } : {};
 }
 
 const SCHEMA_URL = new URL('../../schema/corpus.sql', import.meta.url);
@@ -38,14 +45,11 @@ export function corpusSchemaSql(): string {
  */
 export function openCorpus(path: string, options: OpenCorpusOptions = {}): CorpusDb {
   const readonly = options.readonly ?? false;
-  const db = new Database(path, {
-    readonly,
-    fileMustExist: readonly,
-    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
-  });
+  const db = new Database(path, { readonly, fileMustExist: readonly, ...bindingOption(options) });
   try {
     applyPragmas(db, readonly);
-    if (options.vecExtensionPath) db.loadExtension(options.vecExtensionPath);
+    const vecExtension = options.vecExtensionPath ?? vecExtensionFile();
+    if (vecExtension) db.loadExtension(vecExtension);
     else sqliteVec.load(db);
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version > CORPUS_SCHEMA_VERSION) {
@@ -80,9 +84,7 @@ export function openCorpus(path: string, options: OpenCorpusOptions = {}): Corpu
  * one is not even opened for writing.
  */
 export function upgradeCorpus(path: string, options: Omit<OpenCorpusOptions, 'readonly'> = {}): void {
-  const probe = new Database(path, {
-    readonly: true, fileMustExist: true, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
-  });
+  const probe = new Database(path, { readonly: true, fileMustExist: true, ...bindingOption(options) });
   const version = probe.pragma('user_version', { simple: true }) as number;
   const searchIndex = version > 0 ? probe.prepare(`SELECT value FROM meta WHERE key = 'search_index_version'`).pluck().get() : undefined;
   probe.close();

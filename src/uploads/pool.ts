@@ -5,7 +5,7 @@
 import Tinypool from 'tinypool';
 import type { UploadsConfig } from '../config.ts';
 import type { ExtractionOutcome, ExtractionTask } from './extract/extract-document.ts';
-import { extractionWorkerUrl } from './worker-path.ts';
+import { extractionWorkerEnv, extractionWorkerUrl } from './worker-path.ts';
 
 /** The pool was closed before the task ran: it is left as it is, to be extracted on the next start. */
 export class PoolClosed extends Error {}
@@ -40,6 +40,8 @@ export class ExtractionPool {
       idleTimeout: 60_000,
       // Set, not inherited: the server's own flags (a test runner's, say) are no business of the worker.
       execArgv: [`--max-old-space-size=${config.workerMemoryMb}`],
+      // The standalone executable reads no flags from its arguments: there the cap travels in NODE_OPTIONS.
+      env: extractionWorkerEnv(config),
     });
   }
 

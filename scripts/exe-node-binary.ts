@@ -1,0 +1,67 @@
+// The Node binary the executable is made of, and pkg's cache filled with it so that pkg downloads nothing.
+// The binary comes from the npm registry (the only source reachable here): the `node` package installs
+// `node-<os>-<arch>` with bin/node inside, which scripts/node24.sh already does into .node24/. Other targets' binaries
+// are the same packages, fetched with `npm pack`.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { isHost, nodePackage, pkgCacheFiles, type ExeTarget } from './exe-target.ts';
+
+/** Node 24 from the registry's `node` package in .node24/ (installed as scripts/node24.sh does when missing). */
+export function hostNode(root: string, host: ExeTarget): { binary: string; version: string } {
+  const prefix = join(root, '.node24');
+  const binary = join(prefix, 'node_modules', 'node', 'node_modules', nodePackage(host), 'bin', host.platform === 'win32' ? 'node.exe' : 'node');
+  if (!existsSync(binary)) {
+    console.log('build-exe: installing Node 24 from the npm registry into .node24/ ...');
+    execFileSync('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', 'node@24'], { stdio: 'inherit' });
+  }
+  const version = execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim().replace(/^v/, '');
+  return { binary, version };
+}
+
+/** Finds bin/node (bin/node.exe, node.exe) inside an unpacked node-<os>-<arch> package. */
+function binaryIn(packageDir: string): string {
+  for (const candidate of ['bin/node', 'bin/node.exe', 'node.exe']) {
+    const path = join(packageDir, candidate);
+    if (existsSync(path) && statSync(path).isFile()) return path;
+  }
+  throw new Error(`no Node binary in ${packageDir} (${readdirSync(packageDir).join(', ')})`);
+}
+
+/** Fetches an npm package's tarball with `npm pack` and unpacks it under `dir`; returns the package folder. */
+export function unpackNpmPackage(spec: string, dir: string): string {
+  const unpacked = join(dir, spec.replace(/[@/]/g, '_'));
+  if (existsSync(join(unpacked, 'package', 'package.json'))) return join(unpacked, 'package');
+  rmSync(unpacked, { recursive: true, force: true });
+  mkdirSync(unpacked, { recursive: true });
+  const tarball = execFileSync('npm', ['pack', spec, '--pack-destination', unpacked, '--silent'], { encoding: 'utf8' }).trim().split('\n').pop()!;
+  execFileSync('tar', ['-xzf', join(unpacked, tarball), '-C', unpacked]);
+  return join(unpacked, 'package');
+}
+
+/** The target's Node binary of exactly `version`: .node24's for the host, the registry's package otherwise. */
+export function targetNode(root: string, target: ExeTarget, host: { binary: string; version: string }, cacheDir: string): string {
+  if (isHost(target)) return host.binary;
+  return binaryIn(unpackNpmPackage(`${nodePackage(target)}@${host.version}`, cacheDir));
+}
+
+/**
+ * Fills pkg's SEA cache under `home` (pkg reads `os.homedir()/.pkg-cache/sea`; the build runs pkg with HOME set to
+ * `home`, so the machine's home is neither read nor written). The archive is an empty placeholder: pkg opens it only
+ * to extract a binary that is missing, and the binary is always there, with its mark.
+ */
+export function fillPkgCache(home: string, target: ExeTarget, version: string, binary: string): void {
+  const cache = join(home, '.pkg-cache', 'sea');
+  const files = pkgCacheFiles(target, version);
+  const cachedBinary = join(cache, files.binary);
+  mkdirSync(dirname(cachedBinary), { recursive: true });
+  if (!existsSync(cachedBinary) || statSync(cachedBinary).size !== statSync(binary).size) {
+    // Copied aside, then renamed: a build running at the same time never sees half a binary.
+    const copy = `${cachedBinary}.${process.pid}`;
+    copyFileSync(binary, copy);
+    renameSync(copy, cachedBinary);
+  }
+  writeFileSync(`${cachedBinary}.ok`, '');
+  writeFileSync(join(cache, files.archive), '');
+  writeFileSync(join(cache, `${files.archive}.ok`), '');
+}
