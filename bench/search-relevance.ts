@@ -18,12 +18,12 @@ const db = openCorpus(await demoCorpus(), { readonly: true });
 const doknrOf = new Map((db.prepare('SELECT id, doknr FROM decisions').all() as { id: string; doknr: string }[]).map((r) => [r.id, r.doknr]));
 const queries = set.queries.filter((q) => q.source === 'fixtures' && q.relevant_decisions.length > 0);
 
-function score(mode: SearchMode | undefined, bridge: boolean, kind: 'lay' | 'legal') {
+async function score(mode: SearchMode | undefined, bridge: boolean, kind: 'lay' | 'legal') {
   let recall = 0;
   let mrr = 0;
   const subset = queries.filter((q) => q.kind === kind);
   for (const q of subset) {
-    const found = searchDecisions(db, { query: q.query, mode, limit: 10, page: 1, bridge }).results.map((r) => doknrOf.get(r.id));
+    const found = (await searchDecisions(db, { query: q.query, mode, limit: 10, page: 1, bridge })).results.map((r) => doknrOf.get(r.id));
     const relevant = new Set(q.relevant_decisions);
     recall += found.filter((d) => d && relevant.has(d)).length / relevant.size;
     const first = found.findIndex((d) => d && relevant.has(d));
@@ -33,9 +33,9 @@ function score(mode: SearchMode | undefined, bridge: boolean, kind: 'lay' | 'leg
 }
 
 const rows: (string | number)[][] = [['mode', 'bridge', 'kind', 'queries', 'recall@10', 'MRR@10']];
-for (const [mode, bridge] of [['keyword', false], ['keyword', true], ['hybrid', false], ['hybrid', true]] as const) {
+for (const [mode, bridge] of [['keyword', false], ['keyword', true], ['semantic', false], ['semantic', true], ['hybrid', false], ['hybrid', true]] as const) {
   for (const kind of ['lay', 'legal'] as const) {
-    const s = score(mode, bridge, kind);
+    const s = await score(mode, bridge, kind);
     rows.push([mode, String(bridge), kind, String(s.n), s.recall, s.mrr]);
   }
 }

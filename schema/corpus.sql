@@ -227,5 +227,25 @@ CREATE TRIGGER IF NOT EXISTS law_units_search_update AFTER UPDATE ON law_units
   BEGIN INSERT INTO search_unit_queue (unit_rowid, indexed) VALUES (new.rowid, 1) ON CONFLICT DO UPDATE SET indexed = 1; END;
 CREATE TRIGGER IF NOT EXISTS law_units_search_delete AFTER DELETE ON law_units
   BEGIN INSERT INTO search_unit_queue (unit_rowid, indexed) VALUES (old.rowid, 1) ON CONFLICT DO UPDATE SET indexed = 1; END;
+-- Semantic search (src/search/vector-*.ts, docs/search.md "Semantic"): one vector per decision. meta.search_embedder
+-- records the embedder that made them (JSON: the corpus-trained model or an external model); search_model_words holds
+-- the trained model's words. The float vectors (centered, unit length) re-rank; their sign bits live in the vec0
+-- table search_vec (created by src/search/vector-store.ts, its width being the embedder's), rowid = vec_id.
+CREATE TABLE IF NOT EXISTS search_model_words (
+  stem   TEXT PRIMARY KEY,                     -- as src/search/analyze.ts stems it
+  count  INTEGER NOT NULL,                     -- occurrences in the training sample (SIF weights)
+  vector BLOB NOT NULL                         -- float32 x dims, unit length
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS search_vectors (
+  vec_id      INTEGER PRIMARY KEY AUTOINCREMENT, -- rowid in search_vec; survives VACUUM, never reused
+  decision_id TEXT NOT NULL UNIQUE REFERENCES decisions(id) ON DELETE CASCADE,
+  vector      BLOB NOT NULL                    -- float32 x dims
+);
+-- vec_ids whose decision was deleted: their search_vec rows are removed by the next sync (a trigger cannot reach vec0).
+CREATE TABLE IF NOT EXISTS search_vector_orphans (vec_id INTEGER PRIMARY KEY);
+CREATE TRIGGER IF NOT EXISTS search_vectors_delete AFTER DELETE ON search_vectors
+  BEGIN INSERT OR IGNORE INTO search_vector_orphans (vec_id) VALUES (old.vec_id); END;
+-- Integer court ids for the vec0 metadata column (integers filter inside the KNN scan much faster than text).
+CREATE TABLE IF NOT EXISTS search_courts (id INTEGER PRIMARY KEY, code TEXT NOT NULL UNIQUE);
 
 PRAGMA user_version = 2;

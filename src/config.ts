@@ -17,6 +17,8 @@ export interface Config {
   changelogUrl: string;
   plans: Record<Plan, PlanTerms>;
   uploads: UploadsConfig;
+  /** The external embedder for semantic search; null: the embedder trained on the corpus (docs/search.md). */
+  embeddings: EmbeddingsConfig | null;
 }
 
 /** The contract's upload limit, "25 MB", in bytes. */
@@ -79,5 +81,43 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     changelogUrl: `${publicUrl}/docs/changelog`,
     plans: DEFAULT_PLAN_TERMS,
     uploads: loadUploadsConfig(env),
+    embeddings: loadEmbeddingsConfig(env),
+  };
+}
+
+/**
+ * An OpenAI-compatible `/v1/embeddings` endpoint that a firm runs itself (docs/search.md, "External embedder").
+ * Read from the environment by both `juralite serve` (queries) and `juralite import` (decision vectors), so both use
+ * the same one; the corpus records which embedder made its vectors and refuses queries by another.
+ */
+export interface EmbeddingsConfig {
+  /** The endpoint: `http://host:port/v1` (then `/embeddings` is appended) or the full `.../v1/embeddings`. */
+  url: string;
+  /** The `model` sent with every request and recorded in the corpus. */
+  model: string;
+  /** Sent as `Authorization: Bearer <key>` when set. */
+  apiKey: string | null;
+  /** One request's time limit. */
+  timeoutMs: number;
+  /** Texts per request while importing. */
+  batchSize: number;
+  /** Characters of a decision sent (title, Leitsatz, Tenor first, then the reasons until this many). */
+  maxChars: number;
+}
+
+/** The embeddings block: null unless JURALITE_EMBEDDINGS_URL is set; then JURALITE_EMBEDDINGS_MODEL is required. */
+export function loadEmbeddingsConfig(env: NodeJS.ProcessEnv = process.env): EmbeddingsConfig | null {
+  const url = env.JURALITE_EMBEDDINGS_URL?.trim();
+  if (!url) return null;
+  if (!/^https?:\/\/[^\s]+$/u.test(url)) throw new Error(`JURALITE_EMBEDDINGS_URL must be an http(s) URL (got "${url}")`);
+  const model = env.JURALITE_EMBEDDINGS_MODEL?.trim();
+  if (!model) throw new Error('JURALITE_EMBEDDINGS_MODEL must name the embedding model when JURALITE_EMBEDDINGS_URL is set');
+  return {
+    url: url.replace(/\/+$/u, ''),
+    model,
+    apiKey: env.JURALITE_EMBEDDINGS_API_KEY?.trim() || null,
+    timeoutMs: positiveInteger(env.JURALITE_EMBEDDINGS_TIMEOUT_MS, 30_000, 'JURALITE_EMBEDDINGS_TIMEOUT_MS'),
+    batchSize: positiveInteger(env.JURALITE_EMBEDDINGS_BATCH, 32, 'JURALITE_EMBEDDINGS_BATCH'),
+    maxChars: positiveInteger(env.JURALITE_EMBEDDINGS_MAX_CHARS, 6_000, 'JURALITE_EMBEDDINGS_MAX_CHARS'),
   };
 }

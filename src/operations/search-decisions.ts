@@ -21,6 +21,6 @@ export default defineOperation({
   volume: { unit: 'rows', amount: (result: { results?: unknown[] }) => result.results?.length ?? 0 },
   handler: (args, ctx) => {
     if (!ctx.services.corpus) throw backendUnavailable('No corpus is open.');
-    return searchDecisions(ctx.services.corpus, args);
+    return searchDecisions(ctx.services.corpus, args, ctx.services.config.embeddings);
   },
 });

@@ -29,6 +29,6 @@ export default defineOperation({
     (result.sections?.laws?.length ?? 0) + (result.sections?.decisions?.length ?? 0) },
   handler: (args, ctx) => {
     if (!ctx.services.corpus) throw backendUnavailable('No corpus is open.');
-    return searchCombined(ctx.services.corpus, args);
+    return searchCombined(ctx.services.corpus, args, ctx.services.config.embeddings);
   },
 });

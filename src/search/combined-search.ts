@@ -1,7 +1,9 @@
 // GET /search (endpoint 11): a laws section and a decisions section. The decision filters act on the decisions only,
 // jurisdiction on the laws only; there is no exact-citation rule and no paging.
 import type Database from 'better-sqlite3';
-import { pageItems, rankDecisions, type SearchMode } from './decision-search.ts';
+import type { EmbeddingsConfig } from '../config.ts';
+import type { QueryVector } from './embedder.ts';
+import { pageItems, queryVectorFor, rankDecisions, type SearchMode } from './decision-search.ts';
 import type { DecisionFilters } from './filters.ts';
 import { searchLaws } from './law-search.ts';
 import { planQuery } from './plan.ts';
@@ -28,12 +30,17 @@ function filtersAppliedSections(args: CombinedSearchArgs): Record<string, string
 }
 
 /**
- * Endpoint 11.
+ * Endpoint 11. `embeddings`: the external embedder of the configuration (used only when the corpus's vectors are its).
  *
- * @example searchCombined(db, { query: 'Eigenbedarf', limit: 5, bridge: true }).sections.laws
+ * @example (await searchCombined(db, { query: 'Eigenbedarf', limit: 5, bridge: true })).sections.laws
  */
-export function searchCombined(db: Database.Database, args: CombinedSearchArgs) {
-  const ranking = rankDecisions(db, args, false);
+export async function searchCombined(db: Database.Database, args: CombinedSearchArgs, embeddings: EmbeddingsConfig | null = null) {
+  const qv = await queryVectorFor(db, args, false, embeddings);
+  return db.transaction(() => answerCombined(db, args, qv))();
+}
+
+function answerCombined(db: Database.Database, args: CombinedSearchArgs, qv: QueryVector | null) {
+  const ranking = rankDecisions(db, { ...args, depth: args.limit }, false, qv);
   const decisions = pageItems(db, ranking, 0, args.limit, true);
   const mode = args.mode ?? 'hybrid';
   const plan = ranking.plan ?? planQuery(db, args.query, args.bridge);

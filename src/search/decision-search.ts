@@ -1,9 +1,11 @@
 // GET /decisions/search (endpoint 10): the exact-citation rule, then keyword (every group required, BM25, not
-// reranked), semantic (vectors alone) or hybrid (reciprocal rank fusion of the lexical arm, the vector arm and, when
-// the bridge names norms, the norm arm), each with the filters inside.
+// reranked), semantic (decision vectors alone) or hybrid (reciprocal rank fusion of the lexical arm, the vector arm
+// and, when the bridge names norms, the norm arm), each with the filters inside.
 import type Database from 'better-sqlite3';
+import type { EmbeddingsConfig } from '../config.ts';
 import { backendUnavailable } from '../errors.ts';
-import { expansionReport, type QueryExpansion } from './bridge.ts';
+import { expansionReport, layTermsOf, type QueryExpansion } from './bridge.ts';
+import { queryVector, recordedEmbedder, type QueryVector } from './embedder.ts';
 import { exactCitationOf, exactCitationSearch } from './exact-citation.ts';
 import { filterSql, hasSearchIndex, type DecisionFilters, type FilterSql } from './filters.ts';
 import { reciprocalRankFusion, type ArmEntry } from './fusion.ts';
@@ -12,7 +14,7 @@ import { normArm } from './norm-arm.ts';
 import { planQuery, type SearchPlan } from './plan.ts';
 import { matchExpression } from './query.ts';
 import { decisionItems, topConfidence, type DecisionItem, type RankedDecision } from './results.ts';
-import { requireVectors, semanticArm } from './semantic.ts';
+import { passagesFor, requireVectors, semanticArm } from './semantic.ts';
 import { frequentlyCitedByResults, type CitedDecision } from './cited-by-results.ts';
 
 export type SearchMode = 'keyword' | 'semantic' | 'hybrid';
@@ -37,6 +39,8 @@ export interface Ranking {
   mode: SearchMode;
   /** Reads the passages of a page's decisions where the ranking did not (the exact-citation rule). */
   pageOf?: (ids: string[]) => RankedDecision[];
+  /** Finds passages for the page's decisions that came from the vector arm alone. */
+  fillPage?: (entries: RankedDecision[]) => RankedDecision[];
 }
 
 export interface DecisionSearchAnswer {
@@ -73,33 +77,78 @@ function keywordRanking(db: Database.Database, plan: SearchPlan, filters: Filter
   };
 }
 
-function semanticRanking(db: Database.Database, query: string, plan: SearchPlan, filters: FilterSql): Ranking {
-  const vector = requireVectors(semanticArm(db, query, filters));
+export const VECTOR_BASIS = 'nearest_decisions_vector_arm';
+
+/** The passages of vector-arm decisions on a page, which no lexical arm supplied. */
+function withPassages(db: Database.Database, qv: QueryVector | null, plan: SearchPlan) {
+  return (entries: RankedDecision[]) => entries.map((entry) =>
+    (entry.chunks.length > 0 ? entry : { ...entry, chunks: passagesFor(db, entry.decision_id, qv, plan.groups) }));
+}
+
+function semanticRanking(db: Database.Database, args: DecisionFilters, qv: QueryVector | null, plan: SearchPlan, filters: FilterSql, depth: number): Ranking {
+  const vector = requireVectors(semanticArm(db, qv, args, filters, depth));
   const decisions = vector.entries;
   return {
-    decisions, total: { value: decisions.length, is_floor: !vector.exhaustive }, basis: 'nearest_indexed_passages_vector_arm',
+    decisions, total: { value: decisions.length, is_floor: !vector.exhaustive }, basis: VECTOR_BASIS,
     candidatePool: vector.candidates, exhaustive: vector.exhaustive, plan, expansion: plan.expansion, mode: 'semantic',
+    fillPage: withPassages(db, qv, plan),
   };
 }
 
-function hybridRanking(db: Database.Database, query: string, plan: SearchPlan, filters: FilterSql): Ranking {
+function hybridRanking(db: Database.Database, args: DecisionFilters, qv: QueryVector | null, plan: SearchPlan, filters: FilterSql): Ranking {
   const lexical = lexicalArm(db, matchExpression(plan.groups, false), filters);
   const lexicalEntries: ArmEntry[] = byDecision(lexical.hits);
-  const vector = semanticArm(db, query, filters);
+  const vector = semanticArm(db, qv, args, filters);
   const norms = normArm(db, plan.norms, filters);
   const fused = reciprocalRankFusion([{ entries: lexicalEntries }, { entries: vector.entries }, { entries: norms, weight: 0.5 }]);
   return {
     decisions: fused, total: lexical.total, basis: LEXICAL_BASIS,
     candidatePool: lexical.hits.length + vector.candidates + norms.length,
     exhaustive: lexical.exhaustive, plan, expansion: plan.expansion, mode: 'hybrid',
+    fillPage: withPassages(db, qv, plan),
   };
 }
 
-/** Ranks decisions for a query in the requested mode (the exact-citation rule applies where `exactRule`). */
-export function rankDecisions(db: Database.Database, args: Omit<DecisionSearchArgs, 'limit' | 'page'>, exactRule: boolean): Ranking {
+type RankArgs = Omit<DecisionSearchArgs, 'limit' | 'page'> & { depth?: number };
+
+const exactCitationFor = (args: RankArgs, exactRule: boolean) =>
+  (exactRule && (args.mode === undefined || args.mode === 'keyword') ? exactCitationOf(args.query) : null);
+
+/**
+ * The query vector a search needs (none for keyword mode and exact citations), made before the synchronous ranking
+ * because an external embedder answers asynchronously.
+ */
+export async function queryVectorFor(db: Database.Database, args: RankArgs, exactRule: boolean, embeddings: EmbeddingsConfig | null): Promise<QueryVector | null> {
   assertSearchable(db);
+  if ((args.mode ?? 'hybrid') === 'keyword' || exactCitationFor(args, exactRule)) return null;
+  return queryVector(db, embeddedQuery(args.query, args.bridge), embeddings);
+}
+
+/** The text embedded for a query: with the bridge on, the legal-register terms of its lay terms follow it. */
+export function embeddedQuery(query: string, bridge: boolean): string {
+  if (!bridge) return query;
+  const added = expansionReport(true, layTermsOf(query)).added_terms;
+  return added.length > 0 ? `${query}\n${added.join(', ')}` : query;
+}
+
+/** The query vector must come from the embedder whose vectors are read now (an import may have retrained meanwhile). */
+function assertSameEmbedder(db: Database.Database, qv: QueryVector | null): void {
+  if (qv?.status !== 'ready') return;
+  const now = recordedEmbedder(db);
+  const same = now?.kind === qv.record.kind
+    && (now.kind === 'trained' ? now.id === (qv.record as typeof now).id : now.model === (qv.record as typeof now).model);
+  if (!same) throw backendUnavailable('The corpus was given new vectors while this search ran; nothing was charged, retry.');
+}
+
+/**
+ * Ranks decisions for a query in the requested mode (the exact-citation rule applies where `exactRule`). `qv` comes
+ * from queryVectorFor; `depth` is how many decisions the caller will page through.
+ */
+export function rankDecisions(db: Database.Database, args: RankArgs, exactRule: boolean, qv: QueryVector | null = null): Ranking {
+  assertSearchable(db);
+  assertSameEmbedder(db, qv);
   const filters = filterSql(args);
-  const citation = exactRule && (args.mode === undefined || args.mode === 'keyword') ? exactCitationOf(args.query) : null;
+  const citation = exactCitationFor(args, exactRule);
   if (citation) {
     const exact = exactCitationSearch(db, citation, filters);
     return {
@@ -111,24 +160,31 @@ export function rankDecisions(db: Database.Database, args: Omit<DecisionSearchAr
   const plan = planQuery(db, args.query, args.bridge);
   const mode = args.mode ?? 'hybrid';
   if (mode === 'keyword') return keywordRanking(db, plan, filters);
-  if (mode === 'semantic') return semanticRanking(db, args.query, plan, filters);
-  return hybridRanking(db, args.query, plan, filters);
+  if (mode === 'semantic') return semanticRanking(db, args, qv, plan, filters, args.depth ?? 0);
+  return hybridRanking(db, args, qv, plan, filters);
 }
 
 /** The page of a ranking as result items. */
 export function pageItems(db: Database.Database, ranking: Ranking, from: number, count: number, combined: boolean): DecisionItem[] {
   const slice = ranking.decisions.slice(from, from + count);
-  const ranked = ranking.pageOf ? ranking.pageOf(slice.map((entry) => entry.decision_id)) : slice;
+  let ranked = ranking.pageOf ? ranking.pageOf(slice.map((entry) => entry.decision_id)) : slice;
+  if (ranking.fillPage) ranked = ranking.fillPage(ranked);
   return decisionItems(db, ranked, ranking.plan?.groups ?? [], combined);
 }
 
 /**
- * Endpoint 10.
+ * Endpoint 10. `embeddings`: the external embedder of the configuration (used only when the corpus's vectors are its).
  *
- * @example searchDecisions(db, { query: 'Eigenbedarf', limit: 20, page: 1, bridge: true }).results[0].snippet
+ * @example (await searchDecisions(db, { query: 'Eigenbedarf', limit: 20, page: 1, bridge: true })).results[0].snippet
  */
-export function searchDecisions(db: Database.Database, args: DecisionSearchArgs): DecisionSearchAnswer {
-  const ranking = rankDecisions(db, args, true);
+export async function searchDecisions(db: Database.Database, args: DecisionSearchArgs, embeddings: EmbeddingsConfig | null = null): Promise<DecisionSearchAnswer> {
+  const qv = await queryVectorFor(db, args, true, embeddings);
+  // One read transaction: the vectors, the model and the rows all come from the same state of the corpus file.
+  return db.transaction(() => answerDecisions(db, args, qv))();
+}
+
+function answerDecisions(db: Database.Database, args: DecisionSearchArgs, qv: QueryVector | null): DecisionSearchAnswer {
+  const ranking = rankDecisions(db, { ...args, depth: args.page * args.limit }, true, qv);
   const from = (args.page - 1) * args.limit;
   const results = pageItems(db, ranking, from, args.limit, false);
   const more = ranking.decisions.length > from + args.limit || !ranking.exhaustive;

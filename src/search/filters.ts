@@ -29,6 +29,19 @@ export function parseCitedNorm(text: string): { canonical: string; law: string; 
 }
 
 /**
+ * The decisions citing a provision or a subdivision of it (statute edges of the text and the Normenkette), as a
+ * subquery selecting decision ids.
+ */
+export function citedNormCondition(text: string): { sql: string; params: unknown[] } {
+  const norm = parseCitedNorm(text);
+  return {
+    sql: `SELECT from_decision_id FROM citation_edges WHERE reference_type = 'statute'
+      AND target_law = ? AND target_unit = ? AND (reference_canonical = ? OR substr(reference_canonical, 1, ?) = ?)`,
+    params: [norm.law, norm.unit, norm.canonical, norm.base.length + 1, `${norm.base} `],
+  };
+}
+
+/**
  * SQL for the filters. cited_norm nests subdivisions: '§ 573 BGB' also finds decisions citing '§ 573 Abs. 2 Nr. 2
  * BGB', '§ 573 Abs. 2 BGB' not those citing only '§ 573 Abs. 1 BGB' (statute edges of the text and the Normenkette).
  */
@@ -56,10 +69,9 @@ export function filterSql(filters: DecisionFilters): FilterSql {
     params.push(filters.date_to);
   }
   if (filters.cited_norm !== undefined) {
-    const norm = parseCitedNorm(filters.cited_norm);
-    where.push(`d.id IN (SELECT from_decision_id FROM citation_edges WHERE reference_type = 'statute'
-      AND target_law = ? AND target_unit = ? AND (reference_canonical = ? OR substr(reference_canonical, 1, ?) = ?))`);
-    params.push(norm.law, norm.unit, norm.canonical, norm.base.length + 1, `${norm.base} `);
+    const norm = citedNormCondition(filters.cited_norm);
+    where.push(`d.id IN (${norm.sql})`);
+    params.push(...norm.params);
   }
   return { where: where.map((condition) => ` AND ${condition}`).join(''), params, active: where.length > 0 };
 }

@@ -1,12 +1,18 @@
 // Keeps the search indexes in step with chunks and law units. Triggers (schema/corpus.sql) queue every chunk and law
 // unit written or deleted; syncSearchIndex drains the queues after each import (Importer.finish), so an import pays
-// for what it changed, and a re-imported decision (new chunk ids) leaves no stale rows behind.
+// for what it changed, and a re-imported decision (new chunk ids) leaves no stale rows behind. The decision vectors
+// of semantic search follow in the same call (src/search/vector-sync.ts), fed by the tokens the drain produces.
 import type Database from 'better-sqlite3';
+import { loadEmbeddingsConfig, type EmbeddingsConfig } from '../config.ts';
 import { sql } from '../db/statements.ts';
-import { analyzedText, tokenize } from './analyze.ts';
+import { analyzedText, tokenize, type Token } from './analyze.ts';
+import { beginVectorSync, type VectorSync } from './vector-sync.ts';
 
-/** Bumped when the analysis changes: a corpus indexed by an older version is re-indexed when opened for writing. */
-export const SEARCH_INDEX_VERSION = 1;
+/**
+ * Bumped when the analysis changes or the indexes gain a part: a corpus indexed by an older version is re-indexed
+ * when opened for writing. 2: decision vectors (semantic search).
+ */
+export const SEARCH_INDEX_VERSION = 2;
 const BATCH = 2_000;
 /** Only long words can be compounds worth finding by their last part. */
 const COMPOUND_MIN = 7;
@@ -14,7 +20,10 @@ const COMPOUND_MIN = 7;
 /** Sections whose text outranks the reasons (the `lead` column). */
 const LEAD_SECTIONS = new Set(['Leitsatz', 'Orientierungssatz', 'Tenor']);
 
-interface QueuedChunk { chunk_id: number; indexed: number; text: string | null; section: string | null; position: number | null; title: string | null }
+interface QueuedChunk {
+  chunk_id: number; indexed: number; decision_id: string | null; text: string | null; section: string | null; position: number | null;
+  title: string | null;
+}
 interface QueuedUnit {
   unit_rowid: number; indexed: number; kind: string | null; number: string | null; heading: string | null; text: string | null;
   breadcrumb: string | null; abbreviation: string | null; law_title: string | null;
@@ -22,15 +31,19 @@ interface QueuedUnit {
 
 const reversed = (word: string) => [...word].reverse().join('');
 
-/** The text as indexed (stems), remembering its long words for the compound lookup (src/search/query.ts). */
-function indexText(text: string | null, words: Map<string, string>): string {
-  if (!text) return '';
+/** The tokens of a text, remembering its long words for the compound lookup (src/search/query.ts). */
+function indexTokens(text: string | null, words: Map<string, string>): Token[] {
+  if (!text) return [];
   const tokens = tokenize(text);
   for (const token of tokens) {
     if (token.word.length >= COMPOUND_MIN && !words.has(token.word) && !/\d/u.test(token.word)) words.set(token.word, token.stem);
   }
-  return tokens.map((token) => token.stem).join(' ');
+  return tokens;
 }
+
+/** The text as indexed: stems separated by spaces. */
+const stems = (tokens: Token[]) => tokens.map((token) => token.stem).join(' ');
+const indexText = (text: string | null, words: Map<string, string>) => stems(indexTokens(text, words));
 
 function flushWords(db: Database.Database, words: Map<string, string>): void {
   const insert = sql(db, 'INSERT OR IGNORE INTO search_words (rev, stem) VALUES (?, ?)');
@@ -38,24 +51,26 @@ function flushWords(db: Database.Database, words: Map<string, string>): void {
   words.clear();
 }
 
-function drainChunks(db: Database.Database, words: Map<string, string>): number {
+function drainChunks(db: Database.Database, words: Map<string, string>, vectors: VectorSync): number {
   let done = 0;
   const remove = sql(db, 'DELETE FROM chunks_fts WHERE rowid = ?');
   const insert = sql(db, 'INSERT INTO chunks_fts (rowid, title, lead, body) VALUES (?, ?, ?, ?)');
   const dequeue = sql(db, 'DELETE FROM search_chunk_queue WHERE chunk_id <= ?');
   for (;;) {
     const rows = sql<[number], QueuedChunk>(db, `
-      SELECT q.chunk_id, q.indexed, c.text, c.section, c.position, d.title FROM search_chunk_queue q
+      SELECT q.chunk_id, q.indexed, c.decision_id, c.text, c.section, c.position, d.title FROM search_chunk_queue q
       LEFT JOIN chunks c ON c.id = q.chunk_id LEFT JOIN decisions d ON d.id = c.decision_id
       ORDER BY q.chunk_id LIMIT ?`).all(BATCH);
     if (rows.length === 0) return done;
     for (const row of rows) {
       if (row.indexed) remove.run(row.chunk_id);
       if (row.text === null) continue;
-      const title = row.position === 0 ? analyzedText(row.title) : '';
-      const text = indexText(row.text, words);
+      const title = row.position === 0 && row.title ? tokenize(row.title) : [];
+      const tokens = indexTokens(row.text, words);
+      const text = stems(tokens);
       const lead = LEAD_SECTIONS.has(row.section ?? '');
-      insert.run(row.chunk_id, title, lead ? text : '', lead ? '' : text);
+      insert.run(row.chunk_id, stems(title), lead ? text : '', lead ? '' : text);
+      vectors.chunk({ decisionId: row.decision_id!, section: row.section, title, tokens });
       done++;
     }
     dequeue.run(rows.at(-1)!.chunk_id);
@@ -91,28 +106,43 @@ function drainUnits(db: Database.Database, words: Map<string, string>): number {
   }
 }
 
+export interface SyncOptions {
+  /** The external embedder; default: read from the environment (JURALITE_EMBEDDINGS_*), as the server reads it. */
+  embeddings?: EmbeddingsConfig | null;
+  /** Everything is being indexed anew (rebuildSearchIndex). */
+  rebuild?: boolean;
+}
+
 /**
- * Brings the search indexes in step with what imports wrote since the last call. Runs in one transaction.
+ * Brings the search indexes in step with what imports wrote since the last call: FTS5 and the trained model's vectors
+ * in one transaction; an external embedder's vectors after it, a transaction per request (docs/search.md). Throws
+ * when the external embedder fails, after the FTS5 part is committed.
  *
- * @example syncSearchIndex(db) // { chunks: 412, units: 0 }
+ * @example syncSearchIndex(db) // { chunks: 412, units: 0, vectors: 50 }
  */
-export function syncSearchIndex(db: Database.Database): { chunks: number; units: number } {
-  return db.transaction(() => {
+export function syncSearchIndex(db: Database.Database, options: SyncOptions = {}): { chunks: number; units: number; vectors: number } {
+  const embeddings = options.embeddings !== undefined ? options.embeddings : loadEmbeddingsConfig(process.env);
+  let vectors: VectorSync | undefined;
+  const drained = db.transaction(() => {
+    vectors = beginVectorSync(db, embeddings, options.rebuild ?? false);
     const words = new Map<string, string>();
-    return { chunks: drainChunks(db, words), units: drainUnits(db, words) };
+    const counts = { chunks: drainChunks(db, words, vectors), units: drainUnits(db, words) };
+    vectors.endOfDrain();
+    return counts;
   })();
+  return { ...drained, vectors: vectors!.fillMissing() };
 }
 
 /** Indexes everything anew (a corpus indexed by an older analysis, or one from before search existed). */
-export function rebuildSearchIndex(db: Database.Database): void {
+export function rebuildSearchIndex(db: Database.Database, options: Omit<SyncOptions, 'rebuild'> = {}): void {
   db.transaction(() => {
     db.exec(`INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all');
       INSERT INTO law_units_fts (law_units_fts) VALUES ('delete-all'); DELETE FROM search_words;
       DELETE FROM search_chunk_queue; DELETE FROM search_unit_queue;
       INSERT INTO search_chunk_queue (chunk_id) SELECT id FROM chunks;
       INSERT INTO search_unit_queue (unit_rowid) SELECT rowid FROM law_units;`);
-    syncSearchIndex(db);
-    sql(db, `INSERT INTO meta (key, value) VALUES ('search_index_version', ?)
-      ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(String(SEARCH_INDEX_VERSION));
   })();
+  syncSearchIndex(db, { ...options, rebuild: true });
+  sql(db, `INSERT INTO meta (key, value) VALUES ('search_index_version', ?)
+    ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(String(SEARCH_INDEX_VERSION));
 }

@@ -17,8 +17,8 @@ function corpusDir(t: { after(fn: () => void): void }) {
   return dir;
 }
 
-const keyword = (db: Database.Database, query: string) =>
-  searchDecisions(db, { query, mode: 'keyword', limit: 20, page: 1, bridge: false }).results.map((r) => r.aktenzeichen);
+const keyword = async (db: Database.Database, query: string) =>
+  (await searchDecisions(db, { query, mode: 'keyword', limit: 20, page: 1, bridge: false })).results.map((r) => r.aktenzeichen);
 
 test('re-importing a changed decision replaces its index rows; the queues are empty after every import', async (t) => {
   const dir = corpusDir(t);
@@ -27,12 +27,12 @@ test('re-importing a changed decision replaces its index rows; the queues are em
   const file = join(dir, 'a.xml');
   writeFileSync(file, riiXml({ doknr: 'SRCH00000001', datum: '20240115', aktenzeichen: 'VIII ZR 1/24', gruende: [{ rn: 1, text: 'Die Verkehrssicherungspflicht bei Glätte wurde verletzt.' }] }));
   await importPaths(db, [file]);
-  assert.deepEqual(keyword(db, 'Glätte'), ['VIII ZR 1/24']);
-  assert.deepEqual(keyword(db, 'Sicherungspflicht'), ['VIII ZR 1/24'], 'a compound by its last part');
+  assert.deepEqual(await keyword(db, 'Glätte'), ['VIII ZR 1/24']);
+  assert.deepEqual(await keyword(db, 'Sicherungspflicht'), ['VIII ZR 1/24'], 'a compound by its last part');
   writeFileSync(file, riiXml({ doknr: 'SRCH00000001', datum: '20240115', aktenzeichen: 'VIII ZR 1/24', gruende: [{ rn: 1, text: 'Die Mietminderung wegen Schimmel ist berechtigt.' }] }));
   await importPaths(db, [file]);
-  assert.deepEqual(keyword(db, 'Glätte'), []);
-  assert.deepEqual(keyword(db, 'Schimmel'), ['VIII ZR 1/24']);
+  assert.deepEqual(await keyword(db, 'Glätte'), []);
+  assert.deepEqual(await keyword(db, 'Schimmel'), ['VIII ZR 1/24']);
   const queued = db.prepare('SELECT (SELECT count(*) FROM search_chunk_queue) + (SELECT count(*) FROM search_unit_queue) AS n').get() as { n: number };
   assert.equal(queued.n, 0);
 });
@@ -52,5 +52,5 @@ test('a corpus without a search index is indexed when opened for writing (jurali
   upgradeCorpus(path);
   const upgraded = openCorpus(path, { readonly: true });
   t.after(() => upgraded.close());
-  assert.deepEqual(keyword(upgraded, 'Schimmel'), ['VIII ZR 2/24']);
+  assert.deepEqual(await keyword(upgraded, 'Schimmel'), ['VIII ZR 2/24']);
 });
