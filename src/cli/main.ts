@@ -6,6 +6,7 @@ import { serve } from './serve.ts';
 import { mcpCommand } from '../mcp/command.ts';
 import { describeSummary, importCommand } from './import.ts';
 import { checkCommand } from './check.ts';
+import { backupCommand } from './backup.ts';
 import { IS_EXECUTABLE } from '../runtime/executable.ts';
 
 const USAGE = `juralite ${RELEASE}: legal research over German decisions and statutes
@@ -23,6 +24,7 @@ Usage:
   juralite credits show --org ID
   juralite credits grant --org ID --amount N [--note TEXT]
   juralite mcp [--data DIR] [--db CORPUS] [--state STATE]   (token from $JURALITE_TOKEN; stdio)
+  juralite backup [--data DIR] [--state STATE] DEST          (a consistent copy of the state, also while serving)
   juralite --version
 
 Administration commands take --state PATH (default DATA/state.db) and print one JSON object with --json.
@@ -80,6 +82,11 @@ export async function main(argv: string[]): Promise<number> {
     case 'mcp':
       await mcpCommand(paths);
       return 0;
+    case 'backup': {
+      if (words.length !== 2) throw new UsageError('backup needs exactly one DEST');
+      print(backupCommand(paths.statePath, words[1]), flags.json === true);
+      return 0;
+    }
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

@@ -1,0 +1,25 @@
+// `juralite backup DEST`: a consistent copy of the state database, taken while the server runs.
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { betterSqliteBinding } from '../runtime/executable.ts';
+import { UsageError } from './flags.ts';
+
+/**
+ * Writes the state database to `destination` with `VACUUM INTO`: one read transaction, so the copy is the state of
+ * one moment even while the server writes (WAL lets both go on), compacted, and a single file without -wal. Copying
+ * state.db with cp is not safe: committed pages may still sit in state.db-wal.
+ */
+export function backupCommand(statePath: string, destination: string): { backup: string; bytes: number } {
+  if (!existsSync(statePath)) throw new UsageError(`no state database at ${statePath}`);
+  const target = resolve(destination);
+  if (existsSync(target)) throw new UsageError(`${target} exists; a backup never overwrites a file`);
+  const db = new Database(statePath, { readonly: true, fileMustExist: true, nativeBinding: betterSqliteBinding() });
+  try {
+    db.pragma('busy_timeout = 5000');
+    db.prepare('VACUUM INTO ?').run(target);
+  } finally {
+    db.close();
+  }
+  return { backup: target, bytes: statSync(target).size };
+}

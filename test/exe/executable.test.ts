@@ -1,0 +1,195 @@
+/**
+ * The standalone executable (docs/install.md): `scripts/build-exe.ts` builds it, it is copied with its corpus and
+ * native files into an empty folder and run there with a PATH that holds no Node at all. From that folder it imports
+ * a law and a decision into the corpus beside it, creates an organization and a token in its data directory, serves,
+ * and answers over HTTP: search, a decision, a citation check, the upload of a DOCX (extracted by the pool's worker
+ * processes, which are the executable again) and the MCP tools list; `juralite mcp` answers over stdio too.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { docx } from '../helpers/documents.ts';
+import { decisionId } from '../../src/corpus/ids.ts';
+import { NATIVE_FILES } from '../../src/runtime/executable.ts';
+
+const run = promisify(execFile);
+const ROOT = join(import.meta.dirname, '..', '..');
+const RELEASE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
+
+const SKIP = process.platform === 'linux' && process.arch === 'x64'
+  ? false
+  : `the test builds the linux-x64 executable and runs it; this machine is ${process.platform}-${process.arch}`;
+
+/** A statute of our own: nothing in the demo corpus uses its abbreviation or its words. */
+const LAW = `<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE dokumente SYSTEM "http://www.gesetze-im-internet.de/dtd/1.01/gii-norm.dtd">
+<dokumente builddate="20250601120000" doknr="BJNR999990001"><norm builddate="20250601120000" doknr="BJNR999990001"><metadaten><jurabk>EigProgG</jurabk><ausfertigung-datum manuell="ja">2025-01-15</ausfertigung-datum><langue>Gesetz über eigenständige Programme</langue></metadaten><textdaten><text format="XML"><Content><P></P></Content></text></textdaten></norm>
+<norm builddate="20250601120000" doknr="BJNR999990001BJNE000017777"><metadaten><jurabk>EigProgG</jurabk><enbez>§ 1</enbez><titel format="parat">Einzeldateiprogramm</titel></metadaten><textdaten><text format="XML"><Content><P>(1) Ein Einzeldateiprogramm ist ein Programm, das ohne weitere Laufzeitumgebung ausgeführt werden kann.</P></Content></text></textdaten></norm>
+</dokumente>
+`;
+
+/** A decision: the first fixture decision under a new doknr, ECLI and Aktenzeichen, with a word no other one has. */
+const AKTENZEICHEN = 'VIII ZR 999/25';
+function decisionXml(): string {
+  return readFileSync(join(ROOT, 'fixtures', 'decisions', 'JURA000000001.xml'), 'utf8')
+    .replaceAll('JURA000000001', 'JURA900000001')
+    .replaceAll('ECLI:DE:BGH:2004:230604UVIIIZR361.03.0', 'ECLI:DE:BGH:2004:230604UVIIIZR999.25.0')
+    .replaceAll('VIII ZR 361/03', AKTENZEICHEN)
+    .replace('Schönheitsreparaturklausel', 'Schönheitsreparaturklausel im Quellcodemietvertrag');
+}
+const DECISION_ID = decisionId({ doknr: 'JURA900000001' });
+const CHECK_TEXT = `Die Klausel ist unwirksam; vgl. BGH, Urteil vom 23. Juni 2004 - ${AKTENZEICHEN}, und § 573 Abs. 2 Nr. 2 BGB.`;
+
+/** Waits for the "serving http://…/api/v1" line; the server's output so far is in the error otherwise. */
+function servingUrl(child: ChildProcess): Promise<string> {
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "serving" line:\n${output}`)), 20_000);
+    const read = (chunk: Buffer) => {
+      output += chunk;
+      const match = /serving (http:\/\/\S+)\/api\/v1/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.once('exit', (code) => reject(new Error(`the server exited (${code}):\n${output}`)));
+  });
+}
+
+test('the executable, alone in a folder without Node, imports, serves, checks, extracts and speaks MCP', { skip: SKIP, timeout: 170_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'juralite-exe-'));
+  let server: ChildProcess | undefined;
+  t.after(async () => {
+    if (server && server.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server!.once('exit', resolve));
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  // Built into a folder of its own, then only the shipped files are copied into an empty one.
+  const built = join(dir, 'built');
+  await run(process.execPath, [join(ROOT, 'scripts', 'build-exe.ts'), '--out', built], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+  const install = join(dir, 'install');
+  mkdirSync(install);
+  for (const file of ['juralite', 'corpus.db', NATIVE_FILES.betterSqlite3, NATIVE_FILES.vecExtension()]) copyFileSync(join(built, file), join(install, file));
+  rmSync(built, { recursive: true });
+  const exe = join(install, 'juralite');
+  const emptyBin = join(dir, 'bin');
+  mkdirSync(emptyBin);
+  // Started from elsewhere: the executable finds its files beside itself, not in the working directory.
+  const env = { PATH: emptyBin, HOME: dir, LANG: 'C.UTF-8' };
+  const juralite = async (...args: string[]) => (await run(exe, args, { cwd: dir, env })).stdout;
+
+  assert.equal((await juralite('--version')).trim(), RELEASE);
+
+  const sources = join(dir, 'sources');
+  mkdirSync(sources);
+  writeFileSync(join(sources, 'BJNR999990001.xml'), LAW);
+  writeFileSync(join(sources, 'JURA900000001.xml'), decisionXml());
+  const imported = JSON.parse(await juralite('import', '--json', join(sources, 'BJNR999990001.xml'), join(sources, 'JURA900000001.xml')));
+  assert.equal(imported.imported, 2, JSON.stringify(imported));
+  assert.equal(imported.laws, 25);
+  assert.equal(imported.decisions, 51);
+
+  const organization = JSON.parse(await juralite('org', 'create', '--name', 'Kanzlei', '--plan', 'enterprise', '--json')).organization;
+  const { token } = JSON.parse(await juralite('token', 'create', '--org', organization.id, '--abilities', 'all', '--json'));
+  assert.ok(existsSync(join(install, 'data', 'state.db')), 'the state lives in data/ beside the executable');
+
+  const offline = JSON.parse(await juralite('check', '--text', CHECK_TEXT, '--json'));
+  assert.equal(offline.verdict_counts.verified, 2, JSON.stringify(offline.verdict_counts));
+
+  server = spawn(exe, ['serve', '--port', '0'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const url = await servingUrl(server);
+  const api = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(url + path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body instanceof FormData || body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: await response.json() as any };
+  };
+
+  await t.test('search finds the imported law and decision', async () => {
+    const law = await api('GET', '/api/v1/search?query=Einzeldateiprogramm');
+    assert.equal(law.status, 200, JSON.stringify(law.body));
+    assert.ok(law.body.sections.laws.some((item: any) => JSON.stringify(item).includes('EigProgG')), JSON.stringify(law.body.sections.laws));
+    const decisions = await api('GET', `/api/v1/decisions/search?query=${encodeURIComponent('Quellcodemietvertrag')}`);
+    assert.equal(decisions.status, 200, JSON.stringify(decisions.body));
+    assert.equal(decisions.body.results[0]?.id, DECISION_ID, JSON.stringify(decisions.body.results));
+  });
+
+  await t.test('get_decision reads it', async () => {
+    const read = await api('GET', `/api/v1/decisions/${DECISION_ID}`);
+    assert.equal(read.status, 200, JSON.stringify(read.body));
+    assert.equal(read.body.id, DECISION_ID);
+    assert.ok(JSON.stringify(read.body).includes(AKTENZEICHEN));
+  });
+
+  await t.test('a citation check verifies the new decision and a statute', async () => {
+    const check = await api('POST', '/api/v1/citation-checks', { text: CHECK_TEXT });
+    assert.equal(check.status, 200, JSON.stringify(check.body));
+    assert.equal(check.body.status, 'complete');
+    assert.deepEqual(check.body.verdict_counts, { verified: 2 });
+  });
+
+  await t.test('a DOCX upload is extracted by the worker processes and checked', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(docx({ paragraphs: ['Schriftsatz', CHECK_TEXT] }))]), 'schriftsatz.docx');
+    const uploaded = await api('POST', '/api/v1/citation-check-documents', form);
+    assert.equal(uploaded.status, 202, JSON.stringify(uploaded.body));
+    let document = uploaded.body;
+    for (let attempt = 0; attempt < 150 && document.status === 'uploaded'; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      document = (await api('GET', `/api/v1/citation-check-documents/${uploaded.body.id}`)).body;
+    }
+    assert.equal(document.status, 'ready', JSON.stringify(document));
+    const check = await api('POST', '/api/v1/citation-checks', { document_id: document.id });
+    assert.equal(check.status, 200, JSON.stringify(check.body));
+    assert.deepEqual(check.body.verdict_counts, { verified: 2 });
+  });
+
+  await t.test('MCP over HTTP lists the tools', async () => {
+    const client = new Client({ name: 'juralite-exe-test', version: '0.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    try {
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      for (const name of ['search', 'get_decision', 'check_citations']) assert.ok(names.includes(name), names.join(', '));
+    } finally {
+      await client.close();
+    }
+  });
+
+  await t.test('juralite backup copies the state while the server runs', async () => {
+    const backup = join(dir, 'state-backup.db');
+    assert.equal(JSON.parse(await juralite('backup', backup, '--json')).backup, backup);
+    const copy = new Database(backup, { readonly: true });
+    try {
+      assert.equal(copy.prepare('SELECT name FROM organizations WHERE id = ?').pluck().get(organization.id), 'Kanzlei');
+      assert.equal(copy.pragma('journal_mode', { simple: true }), 'delete', 'one self-contained file');
+    } finally {
+      copy.close();
+    }
+  });
+
+  await t.test('juralite mcp lists the tools over stdio', async () => {
+    const client = new Client({ name: 'juralite-exe-test', version: '0.0.0' });
+    await client.connect(new StdioClientTransport({ command: exe, args: ['mcp'], cwd: dir, env: { ...env, JURALITE_TOKEN: token }, stderr: 'ignore' }));
+    try {
+      assert.ok((await client.listTools()).tools.some((tool) => tool.name === 'get_decision'));
+    } finally {
+      await client.close();
+    }
+  });
+});
