@@ -4,6 +4,16 @@ import { OPERATIONS } from '../operations/index.ts';
 import type { Operation, Services } from '../operations/operation.ts';
 import { callTool, toolDefinition, toolOperations } from './tools.ts';
 
+/**
+ * tools/call as registered: the SDK parses a request with the registered schema before the Server's own tools/call
+ * validation runs, and answers a failed parse with -32603 Internal error. With params that always parse (a failure
+ * hands the input on unchanged), that validation sees a malformed call (arguments not an object, no tool name) and
+ * answers -32602 Invalid params, as the protocol asks.
+ */
+const LenientCallToolRequestSchema = CallToolRequestSchema.extend({
+  params: CallToolRequestSchema.shape.params.catch((context) => context.input as never),
+});
+
 const INSTRUCTIONS = 'juralite: research in German court decisions and German, EU and international statutes. '
   + 'Every tool is the twin of a REST endpoint under /api/v1 with the same arguments, answer and price in credits; '
   + 'a result already paid this month (over REST or MCP) is free. Errors are tool errors carrying the REST problem '
@@ -27,7 +37,7 @@ export function createMcpServer(
     { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => {
+  server.setRequestHandler(LenientCallToolRequestSchema, (request) => {
     const operation = byName.get(request.params.name);
     if (!operation) {
       const restOnly = operations.find((candidate) => candidate.name === request.params.name);
