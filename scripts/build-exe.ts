@@ -47,7 +47,7 @@ const step = (text: string) => console.log(`build-exe: ${text} (${((performance.
 
 // 1. The JavaScript.
 const seaMain = join(run, 'sea-main.cjs');
-await bundleSeaMain(root, await bundleApplication(root), seaMain);
+await bundleSeaMain(root, await bundleApplication(root, target.platform), seaMain);
 step(`bundled ${relative(root, seaMain)}, ${(statSync(seaMain).size / 1e6).toFixed(1)} MB`);
 
 // 2. The executable. pkg runs on .node24's binary: for a target other than the host, pkg makes the SEA blob with the

@@ -2,7 +2,7 @@
 // imports, packages included) into one CommonJS file, then wraps it in the SEA main script
 // (src/runtime/sea-bootstrap.ts), which carries the bundle as a string. Three things the sources take from their
 // place on disk are settled here:
-// - import.meta.url: CommonJS has none, so each module gets a URL naming its own path under EMBEDDED_ROOT;
+// - import.meta.url: CommonJS has none, so each module gets a URL naming its own path under embeddedRoot();
 //   relative URLs built from it (tinypool's child script, the schema files) keep pointing where they did.
 // - data files read by such URLs (schema/*.sql, the search lexicon): found by scanning src/ and carried in the
 //   bundle (src/runtime/embedded-files.ts serves them).
@@ -12,7 +12,7 @@ import { build, type Plugin } from 'esbuild';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { EMBEDDED_ROOT } from '../src/runtime/embedded-files.ts';
+import { embeddedRoot } from '../src/runtime/embedded-files.ts';
 
 const CODE = /\.(?:[cm]?[jt]s|tsx?)$/;
 const URL_BESIDE_SOURCE = /new URL\(\s*(['"])([^'"]+)\1\s*,\s*import\.meta\.url\s*\)/g;
@@ -43,19 +43,22 @@ export function embeddedFiles(root: string): Record<string, string> {
   return files;
 }
 
-/** import.meta.url (and .filename, .dirname) of each module as its path under EMBEDDED_ROOT. */
-function importMetaPlugin(root: string): Plugin {
+/** import.meta.url (and .filename, .dirname) of each module as its path under the target's embeddedRoot(). */
+function importMetaPlugin(root: string, platform: NodeJS.Platform): Plugin {
+  const embedded = embeddedRoot(platform);
+  const separator = platform === 'win32' ? '\\' : '/';
   return {
     name: 'juralite-import-meta',
     setup(build) {
       build.onLoad({ filter: CODE }, ({ path }) => {
         const text = readFileSync(path, 'utf8');
         if (!text.includes('import.meta')) return undefined;
-        const filename = EMBEDDED_ROOT + repositoryPath(root, path);
+        const parts = repositoryPath(root, path).split('/');
+        const filename = embedded.path + parts.join(separator);
         const contents = text
-          .replaceAll('import.meta.url', JSON.stringify(`file://${filename}`))
+          .replaceAll('import.meta.url', JSON.stringify(embedded.url + parts.map(encodeURIComponent).join('/')))
           .replaceAll('import.meta.filename', JSON.stringify(filename))
-          .replaceAll('import.meta.dirname', JSON.stringify(dirname(filename)));
+          .replaceAll('import.meta.dirname', JSON.stringify(embedded.path + parts.slice(0, -1).join(separator)));
         return { contents, loader: /\.[cm]?tsx?$/.test(path) ? 'ts' : 'js' };
       });
     },
@@ -83,8 +86,8 @@ function virtualModulesPlugin(root: string, sources: Record<string, () => { cont
 
 const COMMON = { bundle: true, platform: 'node', format: 'cjs', target: 'node24', write: false, logLevel: 'warning' } as const;
 
-/** The application bundle (CommonJS source text). */
-export async function bundleApplication(root: string): Promise<string> {
+/** The application bundle (CommonJS source text) for an executable running on `platform`. */
+export async function bundleApplication(root: string, platform: NodeJS.Platform): Promise<string> {
   const files = embeddedFiles(root);
   const result = await build({
     ...COMMON,
@@ -92,7 +95,7 @@ export async function bundleApplication(root: string): Promise<string> {
     outfile: 'juralite.cjs',
     plugins: [
       virtualModulesPlugin(root, { 'embedded-files': () => ({ contents: `module.exports = ${JSON.stringify(files)};`, loader: 'js' }) }),
-      importMetaPlugin(root),
+      importMetaPlugin(root, platform),
     ],
   });
   return result.outputFiles[0].text;

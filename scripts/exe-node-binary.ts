@@ -3,29 +3,29 @@
 // `node-<os>-<arch>` with bin/node inside, which scripts/node24.sh already does into .node24/. Other targets' binaries
 // are the same packages, fetched with `npm pack`.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isHost, nodePackage, pkgCacheFiles, type ExeTarget } from './exe-target.ts';
+
+/** The binary a node-<os>-<arch> package declares (`bin.node`: bin/node, bin/node.exe on Windows). */
+function binaryIn(packageDir: string): string {
+  const { bin } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { bin?: { node?: string } };
+  const path = join(packageDir, bin?.node ?? 'bin/node');
+  if (!existsSync(path)) throw new Error(`no Node binary at ${path}`);
+  return path;
+}
 
 /** Node 24 from the registry's `node` package in .node24/ (installed as scripts/node24.sh does when missing). */
 export function hostNode(root: string, host: ExeTarget): { binary: string; version: string } {
   const prefix = join(root, '.node24');
-  const binary = join(prefix, 'node_modules', 'node', 'node_modules', nodePackage(host), 'bin', host.platform === 'win32' ? 'node.exe' : 'node');
-  if (!existsSync(binary)) {
+  const packageDir = join(prefix, 'node_modules', 'node', 'node_modules', nodePackage(host));
+  if (!existsSync(join(packageDir, 'package.json'))) {
     console.log('build-exe: installing Node 24 from the npm registry into .node24/ ...');
     execFileSync('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', 'node@24'], { stdio: 'inherit' });
   }
+  const binary = binaryIn(packageDir);
   const version = execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim().replace(/^v/, '');
   return { binary, version };
-}
-
-/** Finds bin/node (bin/node.exe, node.exe) inside an unpacked node-<os>-<arch> package. */
-function binaryIn(packageDir: string): string {
-  for (const candidate of ['bin/node', 'bin/node.exe', 'node.exe']) {
-    const path = join(packageDir, candidate);
-    if (existsSync(path) && statSync(path).isFile()) return path;
-  }
-  throw new Error(`no Node binary in ${packageDir} (${readdirSync(packageDir).join(', ')})`);
 }
 
 /** Fetches an npm package's tarball with `npm pack` and unpacks it under `dir`; returns the package folder. */
@@ -35,7 +35,7 @@ export function unpackNpmPackage(spec: string, dir: string): string {
   rmSync(unpacked, { recursive: true, force: true });
   mkdirSync(unpacked, { recursive: true });
   const tarball = execFileSync('npm', ['pack', spec, '--pack-destination', unpacked, '--silent'], { encoding: 'utf8' }).trim().split('\n').pop()!;
-  execFileSync('tar', ['-xzf', join(unpacked, tarball), '-C', unpacked]);
+  execFileSync('tar', ['-xzf', join(unpacked, tarball), '-C', unpacked, '--no-same-owner']);
   return join(unpacked, 'package');
 }
 

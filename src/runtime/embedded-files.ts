@@ -1,19 +1,27 @@
 // Data files inside the executable. Modules read a few files beside their sources by URL (schema/*.sql, the search
-// lexicon). The bundle gives every module an import.meta.url under EMBEDDED_ROOT (scripts/exe-bundle.ts), so those
+// lexicon). The bundle gives every module an import.meta.url under embeddedRoot() (scripts/exe-bundle.ts), so those
 // URLs name paths under that root, and readFileSync answers exactly those paths from the copies the bundle carries.
 // Every other path goes to the disk untouched.
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** The root the bundle's import.meta.url values point under; no real file lives there. */
-export const EMBEDDED_ROOT = '/juralite-embedded/';
+/**
+ * The root the bundle's import.meta.url values point under; no real file lives there. Windows file URLs need a
+ * drive letter.
+ */
+export function embeddedRoot(platform: NodeJS.Platform = process.platform): { path: string; url: string } {
+  return platform === 'win32'
+    ? { path: 'C:\\juralite-embedded\\', url: 'file:///C:/juralite-embedded/' }
+    : { path: '/juralite-embedded/', url: 'file:///juralite-embedded/' };
+}
 
-/** The embedded path a readFileSync argument names, or undefined for anything else (a descriptor, a real path). */
+/** The embedded path a readFileSync argument names, as a repository path; undefined for anything else. */
 function embeddedKey(path: unknown): string | undefined {
   let name: string | undefined;
   if (typeof path === 'string') name = path.startsWith('file:') ? fileURLToPath(path) : path;
   else if (path instanceof URL && path.protocol === 'file:') name = fileURLToPath(path);
-  return name?.startsWith(EMBEDDED_ROOT) ? name.slice(EMBEDDED_ROOT.length) : undefined;
+  const root = embeddedRoot().path;
+  return name?.startsWith(root) ? name.slice(root.length).replaceAll('\\', '/') : undefined;
 }
 
 function encodingOf(options: unknown): BufferEncoding | undefined {
@@ -22,7 +30,7 @@ function encodingOf(options: unknown): BufferEncoding | undefined {
 }
 
 /**
- * Serves `files` (paths relative to the repository root, text contents) to readFileSync under EMBEDDED_ROOT. Called
+ * Serves `files` (paths relative to the repository root, text contents) to readFileSync under the root. Called
  * once, before any module that reads such a file is evaluated.
  */
 export function serveEmbeddedFiles(files: Readonly<Record<string, string>>): void {

@@ -14,7 +14,8 @@ export const EMBEDDED_WORKER_URL = `data:text/javascript,${encodeURIComponent(
 
 /** True when tinypool started this process as an extraction worker (its child script is the first argument). */
 export function isExtractionWorkerProcess(argv = process.argv, env = process.env): boolean {
-  return env.TINYPOOL_WORKER_ID !== undefined && argv.slice(2).some((arg) => arg.endsWith('/tinypool/dist/entry/process.js'));
+  return env.TINYPOOL_WORKER_ID !== undefined
+    && argv.slice(2).some((arg) => arg.replaceAll('\\', '/').endsWith('/tinypool/dist/entry/process.js'));
 }
 
 /**

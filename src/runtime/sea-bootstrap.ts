@@ -9,10 +9,10 @@ import { createRequire, isBuiltin } from 'node:module';
 import { dirname, isAbsolute } from 'node:path';
 import { compileFunction, constants } from 'node:vm';
 import appSource from 'juralite-exe:app-source';
-import { EMBEDDED_ROOT } from './embedded-files.ts';
+import { embeddedRoot } from './embedded-files.ts';
 
 /** The bundle's file name in stack traces (under the root of embedded-files.ts; no such file exists). */
-const APP_FILENAME = `${EMBEDDED_ROOT}juralite.cjs`;
+const APP_FILENAME = `${embeddedRoot().path}juralite.cjs`;
 
 const nodeRequire = createRequire(process.execPath);
 
