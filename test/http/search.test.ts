@@ -1,11 +1,17 @@
 /**
  * GET /decisions/search (10) and GET /search (11) over HTTP on the demo corpus (fixtures/): keyword with German
- * analysis (compounds, umlaut folding), the exact-citation rule, the bridge on and off, every filter in every mode,
- * paging, the count objects, the daily row cap and the 422s.
+ * analysis (compounds, umlaut folding), the exact-citation rule, the bridge on and off, semantic mode over the
+ * decision vectors trained at import, hybrid with and without them, every filter in every mode, paging, the count
+ * objects, the daily row cap and the 422s.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startApi, type Api } from '../helpers/api.ts';
+import { demoCorpus } from '../helpers/demo-corpus.ts';
+import { openCorpus } from '../../src/corpus/open.ts';
 import { berlinDay } from '../../src/accounts/time.ts';
 
 let api: Api;
@@ -21,7 +27,7 @@ const decisions = (params: Record<string, string | number | boolean>) => search(
 const azs = (reply: { body: { results: { aktenzeichen: string }[] } }) => reply.body.results.map((r) => r.aktenzeichen);
 const corpus = () => api.services.corpus!;
 const court = (code: string) => (corpus().prepare('SELECT branch FROM courts WHERE code = ?').get(code) as { branch: string }).branch;
-const MODES = ['keyword', 'hybrid'] as const;
+const MODES = ['keyword', 'semantic', 'hybrid'] as const;
 
 test('keyword: a decision item has every field; a compound is found by its last part; snippets mark the words', async () => {
   const reply = await decisions({ query: 'Mieterhöhung', mode: 'keyword' });
@@ -249,4 +255,61 @@ test('GET /search: the bridge adds the norms of a lay term as leading law units;
   const cited = await search('/search', { query: '§ 573 BGB' });
   assert.equal(cited.body.mode, 'hybrid');
   assert.match(cited.body.sections.laws[0].title, /^§ 573 BGB/u);
+});
+
+test('semantic: nearest decisions by their vectors, every field, passages chosen for the query, nothing invented', async () => {
+  const reply = await decisions({ query: 'Vermieter will mich rauswerfen, weil sein Sohn einziehen soll', mode: 'semantic' });
+  assert.equal(reply.status, 200, JSON.stringify(reply.body));
+  const body = reply.body;
+  assert.equal(body.mode, 'semantic');
+  assert.equal(body.total_available_basis, 'nearest_decisions_vector_arm');
+  assert.deepEqual(Object.keys(body.total_available).sort(), ['is_floor', 'value']);
+  assert.ok(body.candidate_pool >= body.results.length && body.results.length === 20);
+  assert.equal(body.query_expansion.status, 'applied', 'the bridge applies to the embedded query too');
+  // The Eigenbedarf decisions come first, found by meaning (the lay words occur in none of them).
+  assert.ok(azs(reply).slice(0, 3).includes('VIII ZR 214/12'), azs(reply).join(', '));
+  for (const item of body.results) {
+    for (const field of ['id', 'aktenzeichen', 'court', 'date', 'document_type', 'title', 'snippet', 'snippets', 'chunk_title',
+      'rn_range', 'fundstelle', 'fortgeltung_checked', 'fortgeltung_note', 'confidence']) assert.ok(field in item, field);
+    assert.ok(item.snippet.length > 0 && item.snippets.length >= 1 && item.snippets.length <= 3);
+    assert.ok(['high', 'medium', 'low'].includes(item.confidence));
+  }
+  const ids = body.results.map((r: { id: string }) => r.id);
+  assert.equal(new Set(ids).size, ids.length, 'each decision once');
+  const second = await decisions({ query: 'Vermieter will mich rauswerfen, weil sein Sohn einziehen soll', mode: 'semantic', page: 2 });
+  assert.ok(second.body.results.length > 0 && second.body.results.every((r: { id: string }) => !ids.includes(r.id)), 'pages do not overlap');
+  // Words no decision and no model knows: an empty answer, not a 503 and not the nearest noise.
+  const unknown = await decisions({ query: 'Quxzyplorb Vrrnktz', mode: 'semantic' });
+  assert.deepEqual([unknown.status, unknown.body.results, unknown.body.top_confidence], [200, [], 'none']);
+});
+
+test('hybrid fuses the vector arm; a corpus without vectors answers 503 for semantic and runs hybrid without them', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'juralite-novectors-'));
+  const path = join(dir, 'corpus.db');
+  copyFileSync(await demoCorpus(), path);
+  const db = openCorpus(path);
+  db.exec(`DELETE FROM search_vectors; DROP TABLE search_vec; DELETE FROM meta WHERE key = 'search_embedder'`);
+  db.close();
+  const bare = await startApi({ corpus: path });
+  try {
+    const org = bare.org({ plan: 'enterprise' });
+    const start = org.balance();
+    const query = { query: 'Vermieter will mich rauswerfen, weil sein Sohn einziehen soll', bridge: 'false' };
+    const refused = await bare.call('GET', `/api/v1/decisions/search?${new URLSearchParams({ ...query, mode: 'semantic' })}`, { token: org.token(['search']) });
+    assert.equal(refused.status, 503);
+    assert.equal(refused.body.code, 'backend_unavailable');
+    assert.match(refused.body.detail, /needs decision vectors/u);
+    assert.equal(org.balance(), start, 'nothing charged');
+    const without = await bare.call('GET', `/api/v1/decisions/search?${new URLSearchParams(query)}`, { token: org.token(['search']) });
+    assert.equal(without.status, 200);
+    const withVectors = await decisions(query);
+    assert.equal(withVectors.body.mode, 'hybrid');
+    // The vector arm adds its candidates to the pool and changes the order.
+    assert.ok(withVectors.body.candidate_pool > without.body.candidate_pool);
+    assert.notDeepEqual(azs(withVectors), azs(without));
+    assert.ok(azs(withVectors).slice(0, 3).includes('VIII ZR 214/12'), azs(withVectors).join(', '));
+  } finally {
+    await bare.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

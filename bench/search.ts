@@ -1,0 +1,146 @@
+/**
+ * Search speed through HTTP (issue [search]): keyword, hybrid and semantic GET /decisions/search against the raw
+ * FTS5 query, in one run:
+ *
+ *   node bench/generate.ts --count 100000 --out .tmp/gen-100k
+ *   node bin/juralite import --db .tmp/search-100k.db .tmp/gen-100k     (or: cp a corpus, then upgrade it below)
+ *   node bench/search.ts --db .tmp/search-100k.db [--requests 300] [--upgrade]
+ *
+ * --upgrade first opens the corpus for writing (builds the FTS5 index and the decision vectors when its search index
+ * is older) and prints how long that took. Rows per mode: the operation in-process and the full HTTP round trip
+ * (auth, rate limit, ledger transaction, JSON). The raw FTS5 query: the query's stems, all required, BM25 with the
+ * same column weights, the best 20 passages with their decision rows and text (what a page needs before snippets),
+ * in-process and served by a bare node:http server (the floor of any HTTP answer). Queries: two-word legal phrases and
+ * lay phrasings drawn (fixed seed) from the generator's topic words; the same list in every row.
+ */
+import { createServer } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { AddressInfo } from 'node:net';
+import { openServices, listen, closeServices } from '../src/server.ts';
+import { upgradeCorpus } from '../src/corpus/open.ts';
+import { createOrganization } from '../src/accounts/organizations.ts';
+import { createToken } from '../src/accounts/tokens.ts';
+import { searchDecisions, type SearchMode } from '../src/search/decision-search.ts';
+import { tokenize } from '../src/search/analyze.ts';
+import { CHUNK_WEIGHTS } from '../src/search/lexical.ts';
+import { recordedEmbedder } from '../src/search/embedder.ts';
+import { httpGet, printTable, stats, timeEach } from './lib.ts';
+
+const { values } = parseArgs({ options: {
+  db: { type: 'string' }, requests: { type: 'string', default: '300' }, upgrade: { type: 'boolean', default: false },
+} });
+if (!values.db) {
+  console.error('usage: node bench/search.ts --db CORPUS [--requests N] [--upgrade]');
+  process.exit(2);
+}
+if (values.upgrade) {
+  const started = performance.now();
+  upgradeCorpus(values.db);
+  console.log(`upgrade (search index and vectors, where older): ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+const requests = Number(values.requests);
+const dir = mkdtempSync(join(tmpdir(), 'juralite-bench-'));
+const services = openServices({ corpusPath: values.db, statePath: join(dir, 'state.db') });
+const corpus = services.corpus!;
+services.config.plans.enterprise.dailyRows = Number.MAX_SAFE_INTEGER;
+services.config.plans.enterprise.monthlyCredits = Number.MAX_SAFE_INTEGER;
+const { organization } = createOrganization(services.state, { name: 'bench', plan: 'enterprise' }, new Date());
+let calls = 0;
+let token = '';
+/** A fresh token every 50 calls keeps the per-token rate limit out of the measurement. */
+const nextToken = () => {
+  if (calls++ % 50 === 0) token = createToken(services.state, { organizationId: organization.id, abilities: ['search'] }, new Date()).token;
+  return token;
+};
+
+// Topic words of bench/generate.ts (legal register) and lay phrasings of the same matters.
+const LEGAL = ['Eigenbedarfskündigung', 'Härtegründe', 'Wohnraum', 'Verkehrssicherungspflicht', 'Glätte', 'Streupflicht',
+  'Sachmangel', 'Nacherfüllung', 'Gebrauchtwagen', 'Fristsetzung', 'Werkvertrag', 'Vermögensschaden', 'Strafzumessung',
+  'Baugenehmigung', 'Rücksichtnahme', 'Versammlungsfreiheit', 'Flüchtlingseigenschaft', 'Bedarfsgemeinschaft',
+  'Genehmigungsfiktion', 'Erwerbsminderungsrente', 'Leistungsvermögen', 'Kündigungsschutz', 'Sozialauswahl', 'Abmahnung',
+  'Interessenabwägung', 'Urlaubsabgeltung', 'Mitwirkungsobliegenheit', 'Werbungskosten', 'Arbeitszimmer',
+  'Steuerschulden', 'Meinungsfreiheit', 'Berufsfreiheit', 'Verhältnismäßigkeit', 'Patentfähigkeit'];
+const LAY = ['Vermieter will mich rauswerfen, weil sein Sohn einziehen soll', 'auf dem vereisten Gehweg ausgerutscht',
+  'gebrauchtes Auto gekauft und es ist kaputt', 'Handwerker hat schlecht gearbeitet und will trotzdem Geld',
+  'der Chef hat mich rausgeschmissen', 'Jobcenter zahlt die Miete nicht', 'Krankenkasse hat auf meinen Antrag nicht geantwortet',
+  'kann nicht mehr arbeiten und will Rente', 'Urlaub verfallen nach der Kündigung', 'Finanzamt erkennt mein Arbeitszimmer nicht an',
+  'Nachbar baut zu nah an mein Haus', 'Demo wurde verboten', 'abgeschoben ins Herkunftsland', 'Geschäftsführer soll für Steuern haften'];
+let seed = 7;
+const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+const pick = <T>(items: T[]) => items[Math.floor(random() * items.length)];
+const legalQueries = Array.from({ length: requests }, () => {
+  const first = pick(LEGAL);
+  let second = pick(LEGAL);
+  while (second === first) second = pick(LEGAL);
+  return random() < 0.3 ? first : `${first} ${second}`;
+});
+const layQueries = Array.from({ length: requests }, () => pick(LAY));
+// Hybrid and semantic get both kinds of query, alternating; keyword and the raw query get the legal ones (a lay query
+// finds nothing when every word is required).
+const mixedQueries = legalQueries.map((query, i) => (i % 2 === 0 ? query : layQueries[i]));
+
+const BM25 = `bm25(chunks_fts, ${CHUNK_WEIGHTS.join(', ')})`;
+const rawFts = corpus.prepare(`
+  SELECT c.id, c.decision_id, c.section, c.rn_from, c.rn_to, c.text, d.aktenzeichen, d.court, d.date, d.title, ${BM25} AS score
+  FROM chunks_fts f JOIN chunks c ON c.id = f.rowid JOIN decisions d ON d.id = c.decision_id
+  WHERE chunks_fts MATCH ? ORDER BY score LIMIT 20`);
+const rawExpression = (query: string) => tokenize(query).map((token) => `"${token.stem}"`).join(' ');
+const raw = (query: string) => rawFts.all(rawExpression(query));
+
+const bare = createServer((req, res) => {
+  const url = new URL(req.url!, 'http://x');
+  res.setHeader('content-type', 'application/json');
+  res.end(JSON.stringify(raw(url.searchParams.get('q')!)));
+});
+await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+const { server, url } = await listen(services, '127.0.0.1', 0);
+server.keepAliveTimeout = bare.keepAliveTimeout = 600_000;
+const ok = (response: { status: number; body: string }) => {
+  if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${response.body.slice(0, 300)}`);
+};
+const inProcess = (mode: SearchMode) => async (query: string) =>
+  JSON.stringify(await searchDecisions(corpus, { query, mode, limit: 20, page: 1, bridge: true }, services.config.embeddings));
+const overHttp = (mode: SearchMode) => async (query: string) =>
+  ok(await httpGet(`${url}/api/v1/decisions/search?${new URLSearchParams({ query, mode })}`, { authorization: `Bearer ${nextToken()}` }));
+
+const measures: [string, number[]][] = [];
+measures.push(['raw FTS5 query (20 passages)', await timeEach(legalQueries, raw)]);
+measures.push(['raw FTS5 query over bare HTTP', await timeEach(legalQueries, async (q) => ok(await httpGet(`${bareUrl}/?q=${encodeURIComponent(q)}`, {})))]);
+const modes: [SearchMode, string[]][] = [['keyword', legalQueries], ['hybrid', mixedQueries], ['semantic', mixedQueries]];
+for (const [mode, queries] of modes) {
+  measures.push([`${mode}: operation in-process`, await timeEach(queries, inProcess(mode))]);
+  measures.push([`${mode}: HTTP GET /decisions/search`, await timeEach(queries, overHttp(mode))]);
+}
+measures.push(['semantic, court=BGH: HTTP', await timeEach(mixedQueries, async (query) =>
+  ok(await httpGet(`${url}/api/v1/decisions/search?${new URLSearchParams({ query, mode: 'semantic', court: 'BGH' })}`, { authorization: `Bearer ${nextToken()}` })))]);
+measures.push(['hybrid, date range: HTTP', await timeEach(mixedQueries, async (query) =>
+  ok(await httpGet(`${url}/api/v1/decisions/search?${new URLSearchParams({ query, mode: 'hybrid', date_from: '2010-01-01', date_to: '2019-12-31' })}`, { authorization: `Bearer ${nextToken()}` })))]);
+
+const counts = corpus.prepare(`SELECT (SELECT count(*) FROM decisions) AS decisions, (SELECT count(*) FROM chunks) AS chunks,
+  (SELECT count(*) FROM search_vectors) AS vectors`).get() as { decisions: number; chunks: number; vectors: number };
+const embedder = recordedEmbedder(corpus);
+console.log(`search: ${requests} queries per row; ${counts.decisions} decisions, ${counts.chunks} passages, ${counts.vectors} decision vectors `
+  + `(${embedder ? (embedder.kind === 'trained' ? `trained, ${embedder.dims} dims, ${embedder.vocabulary} words` : `external ${embedder.model}`) : 'none'}); node ${process.version}`);
+const rawP50 = stats(measures[0][1]).p50;
+const bareP50 = stats(measures[1][1]).p50;
+const TARGETS: Record<string, string> = {
+  'keyword: HTTP GET /decisions/search': 'p50 <= 15, p95 <= 50, <= 1.5x raw',
+  'hybrid: HTTP GET /decisions/search': 'p50 <= 50',
+  'semantic: HTTP GET /decisions/search': 'p50 <= 40',
+};
+const table: (string | number)[][] = [['measure', 'p50 ms', 'p95 ms', 'p99 ms', 'x raw FTS5 p50', 'x raw over HTTP p50', 'target']];
+for (const [name, samples] of measures) {
+  const s = stats(samples);
+  table.push([name, s.p50, s.p95, s.p99, (s.p50 / rawP50).toFixed(2), (s.p50 / bareP50).toFixed(2), TARGETS[name] ?? '']);
+}
+printTable(table);
+server.closeAllConnections();
+server.close();
+bare.closeAllConnections();
+bare.close();
+closeServices(services);
+rmSync(dir, { recursive: true, force: true });
