@@ -59,7 +59,10 @@ function importMetaPlugin(root: string, platform: NodeJS.Platform): Plugin {
           .replaceAll('import.meta.url', JSON.stringify(embedded.url + parts.map(encodeURIComponent).join('/')))
           .replaceAll('import.meta.filename', JSON.stringify(filename))
           .replaceAll('import.meta.dirname', JSON.stringify(embedded.path + parts.slice(0, -1).join(separator)));
-        return { contents, loader: /\.[cm]?tsx?$/.test(path) ? 'ts' : 'js' };
+        // Only `new URL('…', import.meta.url)` targets are found and carried inside (embeddedFiles).
+        const ours = repositoryPath(root, path).startsWith('src/') && /import\.meta\.(?:dirname|filename)/.test(text);
+        const warnings = ours ? [{ text: `${repositoryPath(root, path)}: files read via import.meta.dirname or .filename are not carried into the executable; use new URL('…', import.meta.url)` }] : [];
+        return { contents, loader: /\.[cm]?tsx?$/.test(path) ? 'ts' : 'js', warnings };
       });
     },
   };
