@@ -11,9 +11,8 @@ import type { ParsedNorm } from '../corpus/norms.ts';
 import { codePointIndexer } from '../text/code-points.ts';
 import { resolveCaseTarget, resolvePendingEdges } from './resolve.ts';
 
-/** A decision as the edge writer needs it; offsets of `randnummern` are code points into `fullText`, ascending. */
+/** A decision as the edge finder needs it; offsets of `randnummern` are code points into `fullText`, ascending. */
 export interface CitingDecision {
-  id: string;
   court: string;
   ecli: string | null;
   azKeys: string[];
@@ -22,7 +21,8 @@ export interface CitingDecision {
   norms: ParsedNorm[];
 }
 
-interface EdgeRow {
+/** An edge as the text states it, before its target is looked up in the corpus. */
+export interface EdgeCandidate {
   rn: number | null;
   reference_canonical: string;
   reference_type: 'case' | 'statute';
@@ -33,6 +33,9 @@ interface EdgeRow {
   target_az_key: string | null;
   target_law: string | null;
   target_unit: string | null;
+}
+
+interface EdgeRow extends EdgeCandidate {
   to_decision_id: string | null;
   resolution_status: 'resolved' | 'unresolved';
 }
@@ -58,52 +61,62 @@ function citesItself(decision: CitingDecision, c: Extract<Citation, { type: 'cas
     && (!c.court || courtMatches(decision.court, c.court));
 }
 
-function edgeOf(corpus: Database.Database, decision: CitingDecision, c: Citation, rn: number | null): EdgeRow | null {
-  const none = { target_ecli: null, target_court: null, target_date: null, target_az_key: null, target_law: null, target_unit: null };
+const NO_TARGET = {
+  target_ecli: null, target_court: null, target_date: null, target_az_key: null, target_law: null, target_unit: null,
+} as const;
+
+function candidateOf(decision: CitingDecision, c: Citation, rn: number | null): EdgeCandidate | null {
   if (c.type === 'statute') {
-    return { ...none, rn, reference_canonical: c.canonical, reference_type: 'statute', reference_role: null,
-      target_law: c.law, target_unit: `${c.kind} ${c.number}`, to_decision_id: null, resolution_status: 'unresolved' };
+    return { ...NO_TARGET, rn, reference_canonical: c.canonical, reference_type: 'statute', reference_role: null,
+      target_law: c.law, target_unit: `${c.kind} ${c.number}` };
   }
   if (citesItself(decision, c)) return null;
-  const target = { ecli: c.ecli, court: c.court, date: c.date, azKey: c.aktenzeichen ? azKey(c.aktenzeichen) : null };
-  const to = resolveCaseTarget(corpus, target);
-  if (to === decision.id) return null;
-  return { ...none, rn, reference_canonical: c.canonical, reference_type: 'case', reference_role: c.role,
-    target_ecli: target.ecli, target_court: target.court, target_date: target.date, target_az_key: target.azKey,
-    to_decision_id: to, resolution_status: to ? 'resolved' : 'unresolved' };
+  return { ...NO_TARGET, rn, reference_canonical: c.canonical, reference_type: 'case', reference_role: c.role,
+    target_ecli: c.ecli, target_court: c.court, target_date: c.date, target_az_key: c.aktenzeichen ? azKey(c.aktenzeichen) : null };
 }
 
 /**
- * Extracts the citations of one decision and writes its edges (the caller has deleted the old ones). Case edges
- * resolve against the corpus as it stands; those naming a decision not yet imported wait for resolvePendingEdges.
- * Statute edges resolve in resolvePendingEdges too.
+ * The edges a decision's text and Normenkette state, in reading order. Needs no corpus, so the importer finds them
+ * in its worker threads; writeEdges looks their targets up.
  */
-export function writeCitationEdges(corpus: Database.Database, decision: CitingDecision): void {
+export function findEdgeCandidates(decision: CitingDecision): EdgeCandidate[] {
   const toCodePoint = codePointIndexer(decision.fullText);
-  const rows = new Map<string, EdgeRow>();
-  const add = (row: EdgeRow | null) => {
-    if (!row) return;
-    // Joined proceedings cited together ('VIII ZR 10/19, VIII ZR 11/19') name one decision: one edge.
-    const target = row.to_decision_id ?? `${row.reference_type}\u0000${row.reference_canonical}`;
-    const key = `${target}\u0000${row.rn ?? ''}`;
-    const held = rows.get(key);
-    if (!held) rows.set(key, row);
-    else held.reference_role ??= row.reference_role;
-  };
+  const candidates: EdgeCandidate[] = [];
   for (const c of extractCitations(decision.fullText, { citingCourt: decision.court }).citations) {
-    add(edgeOf(corpus, decision, c, randnummerAt(decision.randnummern, toCodePoint(c.start))));
+    const candidate = candidateOf(decision, c, randnummerAt(decision.randnummern, toCodePoint(c.start)));
+    if (candidate) candidates.push(candidate);
   }
   for (const norm of decision.norms) {
-    add({ rn: null, reference_canonical: norm.norm, reference_type: 'statute', reference_role: null, target_ecli: null,
-      target_court: null, target_date: null, target_az_key: null, target_law: norm.law, target_unit: norm.unit,
-      to_decision_id: null, resolution_status: 'unresolved' });
+    candidates.push({ ...NO_TARGET, rn: null, reference_canonical: norm.norm, reference_type: 'statute',
+      reference_role: null, target_law: norm.law, target_unit: norm.unit });
+  }
+  return candidates;
+}
+
+/**
+ * Writes a decision's edges (the caller has deleted the old ones). Case edges resolve against the corpus as it
+ * stands; those naming a decision not yet imported wait for resolvePendingEdges, as do statute edges.
+ */
+export function writeEdges(corpus: Database.Database, decisionId: string, candidates: readonly EdgeCandidate[]): void {
+  const rows = new Map<string, EdgeRow>();
+  for (const candidate of candidates) {
+    const to = candidate.reference_type === 'case' ? resolveCaseTarget(corpus, {
+      ecli: candidate.target_ecli, court: candidate.target_court, date: candidate.target_date, azKey: candidate.target_az_key,
+    }) : null;
+    if (to === decisionId) continue;
+    // Joined proceedings cited together ('VIII ZR 10/19, VIII ZR 11/19') name one decision: one edge.
+    const target = to ?? `${candidate.reference_type}\u0000${candidate.reference_canonical}`;
+    const key = `${target}\u0000${candidate.rn ?? ''}`;
+    const held = rows.get(key);
+    if (held) held.reference_role ??= candidate.reference_role;
+    else rows.set(key, { ...candidate, to_decision_id: to, resolution_status: to ? 'resolved' : 'unresolved' });
   }
   const insert = sql(corpus, `
     INSERT INTO citation_edges (from_decision_id, rn, reference_canonical, reference_type, reference_role, target_ecli,
       target_court, target_date, target_az_key, target_law, target_unit, to_decision_id, resolution_status)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   for (const r of rows.values()) {
-    insert.run(decision.id, r.rn, r.reference_canonical, r.reference_type, r.reference_role, r.target_ecli, r.target_court,
+    insert.run(decisionId, r.rn, r.reference_canonical, r.reference_type, r.reference_role, r.target_ecli, r.target_court,
       r.target_date, r.target_az_key, r.target_law, r.target_unit, r.to_decision_id, r.resolution_status);
   }
 }
@@ -127,10 +140,10 @@ export function rebuildCitationEdges(corpus: Database.Database): void {
     const ids = sql<[], { id: string }>(corpus, 'SELECT id FROM decisions ORDER BY id').all();
     for (const { id } of ids) {
       const d = decision.get(id)!;
-      writeCitationEdges(corpus, {
-        id: d.id, court: d.court, ecli: d.ecli, fullText: d.full_text,
-        azKeys: azKeys.all(d.id).map((row) => row.az_key), randnummern: randnummern.all(d.id), norms: norms.all(d.id),
-      });
+      writeEdges(corpus, id, findEdgeCandidates({
+        court: d.court, ecli: d.ecli, fullText: d.full_text,
+        azKeys: azKeys.all(id).map((row) => row.az_key), randnummern: randnummern.all(id), norms: norms.all(id),
+      }));
     }
     resolvePendingEdges(corpus);
   })();

@@ -9,14 +9,10 @@ import { Readable } from 'node:stream';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import type { CorpusDb } from '../corpus/open.ts';
 import { setMeta } from '../corpus/open.ts';
-import { writeLaw, type LawRecord, type LawUnitRecord, type WriteOutcome } from '../corpus/law-store.ts';
-import { looksLikeGii, parseGiiXml } from './gii.ts';
-import { looksLikeRii, parseRiiXml } from './rii.ts';
-import {
-  classifyRecord, lawbooksOf, oldpLawRecord, openJurReason, parseOldpCase, parseOldpLaw, type OldpBook,
-} from './oldp.ts';
+import { writeLaw, type LawRecord, type WriteOutcome } from '../corpus/law-store.ts';
 import { writeDecision } from './store-decision.ts';
-import type { DecisionRecord } from './decision-record.ts';
+import { failed, LawGrouper, message, parseJsonLine, skipped, type ParsedItem } from './parse-document.ts';
+import { defaultImportWorkers, DocumentParser } from './prepare-pool.ts';
 import { isZip, zipMembers } from './zip.ts';
 import { tarEntries } from './tar.ts';
 import { sql } from '../db/statements.ts';
@@ -35,6 +31,10 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
   /** Documents per transaction (default 500). */
   batchSize?: number;
+  /** Worker threads parsing documents beside the writing main thread (default: one per core, at most 4; 0: none). */
+  workers?: number;
+  /** Documents parsed in the main thread before the workers start (default 100: small imports need none). */
+  inlineDocuments?: number;
 }
 
 export interface ImportSummary {
@@ -73,10 +73,17 @@ interface Pending {
   write: () => WriteOutcome;
 }
 
+/** Parsed items waiting to be written, at most this many documents' worth per worker, in the order they came. */
+const IN_FLIGHT_PER_WORKER = 8;
+
 class Importer {
   private batch: Pending[] = [];
   private chars = 0;
   private done = 0;
+  /** Items still being parsed (in worker threads), in document order: they are written in that order. */
+  private readonly parsing: Promise<ParsedItem[]>[] = [];
+  private readonly maxParsing: number;
+  readonly parser: DocumentParser;
   readonly importedAt = new Date().toISOString();
   readonly summary: ImportSummary = {
     imported: 0, updated: 0, skipped: 0, failed: [], decisions: 0, laws: 0, law_units: 0,
@@ -88,6 +95,9 @@ class Importer {
   constructor(db: CorpusDb, options: ImportOptions) {
     this.db = db;
     this.options = options;
+    const workers = options.workers ?? defaultImportWorkers();
+    this.parser = new DocumentParser(workers, options.inlineDocuments);
+    this.maxParsing = Math.max(1, workers) * IN_FLIGHT_PER_WORKER;
   }
 
   private progress(current: string): void {
@@ -95,23 +105,57 @@ class Importer {
     this.options.onProgress?.({ done: this.done, current });
   }
 
-  fail(path: string, reason: string): void {
-    this.summary.failed.push({ path, reason });
-    this.progress(path);
+  /**
+   * Queues what a document yields (or will yield, once a worker has parsed it). Items are written in the order they
+   * were queued; waits while too many documents are being parsed, so memory stays bounded.
+   */
+  async enqueue(items: ParsedItem[] | Promise<ParsedItem[]>): Promise<void> {
+    this.parsing.push(Promise.resolve(items));
+    while (this.parsing.length > this.maxParsing) await this.takeParsed();
   }
 
-  skip(path: string): void {
-    this.summary.skipped++;
-    this.progress(path);
+  /** Writes everything queued, and the last batch. */
+  async drain(): Promise<void> {
+    while (this.parsing.length > 0) await this.takeParsed();
+    await this.flush();
   }
 
-  async add(p: Pending): Promise<void> {
+  private async takeParsed(): Promise<void> {
+    for (const item of await this.parsing.shift()!) await this.apply(item);
+  }
+
+  private async apply(item: ParsedItem): Promise<void> {
+    if (item.kind === 'failed') {
+      this.summary.failed.push({ path: item.name, reason: item.reason });
+      this.progress(item.name);
+    } else if (item.kind === 'skipped') {
+      this.summary.skipped++;
+      this.progress(item.name);
+    } else if (item.kind === 'decision') {
+      const { decision } = item;
+      await this.add({ name: item.name, chars: decision.row.text_length,
+        write: () => writeDecision(this.db, decision, this.importedAt).outcome });
+    } else {
+      await this.add({ name: item.name, chars: lawChars(item.law), write: () => this.writeLaw(item) });
+    }
+  }
+
+  private writeLaw(item: Extract<ParsedItem, { kind: 'law' }>): WriteOutcome {
+    if (item.yieldToOtherSources) {
+      const held = sql(this.db, 'SELECT source_format FROM laws WHERE abbreviation = ?').get(item.law.abbreviation) as
+        | { source_format: string | null } | undefined;
+      if (held && held.source_format !== item.law.source_format) return 'skipped';
+    }
+    return writeLaw(this.db, item.law, this.importedAt, { mergeUnits: item.mergeUnits }).outcome;
+  }
+
+  private async add(p: Pending): Promise<void> {
     this.batch.push(p);
     this.chars += p.chars;
     if (this.batch.length >= (this.options.batchSize ?? 500) || this.chars >= BATCH_CHARS) await this.flush();
   }
 
-  async flush(): Promise<void> {
+  private async flush(): Promise<void> {
     if (this.batch.length === 0) return;
     const batch = this.batch;
     this.batch = [];
@@ -136,27 +180,6 @@ class Importer {
     await new Promise((resolve) => setImmediate(resolve));
   }
 
-  decision(rec: DecisionRecord): Promise<void> {
-    const chars = rec.sections.reduce((n, s) => n + s.blocks.reduce((m, b) => m + b.text.length, 0), 0);
-    return this.add({ name: rec.sourceName, chars, write: () => writeDecision(this.db, rec, this.importedAt).outcome });
-  }
-
-  law(rec: LawRecord, options: { mergeUnits?: boolean; yieldToOtherSources?: boolean } = {}): Promise<void> {
-    const chars = rec.units.reduce((n, u) => n + (u.text?.length ?? 0), 0);
-    return this.add({
-      name: rec.source_name ?? rec.abbreviation,
-      chars,
-      write: () => {
-        if (options.yieldToOtherSources) {
-          const held = sql(this.db, 'SELECT source_format FROM laws WHERE abbreviation = ?').get(rec.abbreviation) as
-            | { source_format: string | null } | undefined;
-          if (held && held.source_format !== rec.source_format) return 'skipped';
-        }
-        return writeLaw(this.db, rec, this.importedAt, { mergeUnits: options.mergeUnits }).outcome;
-      },
-    });
-  }
-
   finish(): ImportSummary {
     // Decisions imported now may answer citations that earlier decisions (or earlier batches) could not resolve.
     this.summary.edges_resolved = this.db.transaction(() => resolvePendingEdges(this.db))();
@@ -176,121 +199,18 @@ class Importer {
   }
 }
 
-function decodeText(data: Buffer): string {
-  const head = data.subarray(0, 200).toString('latin1');
-  const declared = /<\?xml[^>]*encoding=["']([^"']+)["']/iu.exec(head)?.[1]?.toLowerCase();
-  if (declared && /^(?:iso-8859-1|latin-?1|windows-1252|cp1252)$/u.test(declared)) {
-    return new TextDecoder(declared.startsWith('windows') || declared === 'cp1252' ? 'windows-1252' : 'latin1').decode(data);
-  }
-  return data.toString('utf8').replace(/^\uFEFF/u, '');
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** Groups the law units of a JSON array or JSONL stream by book, writing each book as one law. */
-class LawCollector {
-  private book: string | null = null;
-  private title: string | null = null;
-  private units: LawUnitRecord[] = [];
-  private readonly written = new Set<string>();
-  private readonly importer: Importer;
-  private readonly sourceName: string;
-
-  constructor(importer: Importer, sourceName: string) {
-    this.importer = importer;
-    this.sourceName = sourceName;
-  }
-
-  async add(book: string, title: string | null, unit: LawUnitRecord): Promise<void> {
-    if (book !== this.book) await this.flush();
-    this.book = book;
-    this.title ??= title;
-    this.units.push(unit);
-  }
-
-  async flush(): Promise<void> {
-    if (this.book === null || this.units.length === 0) return;
-    const rec = oldpLawRecord(this.book, this.title, this.units, `${this.sourceName}#${this.book}`);
-    // A book that comes back later in the same dump adds to what was written, never replaces it.
-    const merge = this.written.has(this.book);
-    this.written.add(this.book);
-    this.book = null;
-    this.title = null;
-    this.units = [];
-    await this.importer.law(rec, { mergeUnits: merge, yieldToOtherSources: true });
-  }
-}
-
-async function handleJsonValues(imp: Importer, name: string, values: unknown[], explicit: boolean): Promise<void> {
-  const books: Map<string, OldpBook> = lawbooksOf(values);
-  const laws = new LawCollector(imp, name);
-  let found = 0;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    const kind = classifyRecord(v);
-    const itemName = values.length > 1 ? `${name}[${i}]` : name;
-    if (kind === 'case') {
-      found++;
-      try {
-        await imp.decision(parseOldpCase(v as Record<string, unknown>, itemName));
-      } catch (error) {
-        imp.fail(itemName, message(error));
-      }
-    } else if (kind === 'law') {
-      found++;
-      try {
-        const u = parseOldpLaw(v as Record<string, unknown>, books);
-        if (!u.latest) {
-          imp.skip(itemName);
-          continue;
-        }
-        await laws.add(u.book, u.bookTitle, u.unit);
-      } catch (error) {
-        imp.fail(itemName, message(error));
-      }
-    } else if (kind === 'openjur') {
-      found++;
-      imp.fail(itemName, openJurReason(v as Record<string, unknown>));
-    }
-  }
-  await laws.flush();
-  if (found === 0) {
-    if (explicit) imp.fail(name, 'JSON holds no decision or law record of a known format');
-    else imp.skip(name);
-  }
-}
+const lawChars = (law: LawRecord) => law.units.reduce((n, u) => n + (u.text?.length ?? 0), 0);
 
 async function handleJsonLines(imp: Importer, name: string, input: Readable): Promise<void> {
   const lines = createInterface({ input, crlfDelay: Infinity });
-  const laws = new LawCollector(imp, name);
+  const laws = new LawGrouper(name);
   let n = 0;
   for await (const line of lines) {
     n++;
     const trimmed = line.trim();
-    if (trimmed === '') continue;
-    const itemName = `${name}:${n}`;
-    let value: unknown;
-    try {
-      value = JSON.parse(trimmed);
-    } catch (error) {
-      imp.fail(itemName, `invalid JSON: ${message(error)}`);
-      continue;
-    }
-    const kind = classifyRecord(value);
-    try {
-      if (kind === 'case') await imp.decision(parseOldpCase(value as Record<string, unknown>, itemName));
-      else if (kind === 'law') {
-        const u = parseOldpLaw(value as Record<string, unknown>, new Map());
-        await laws.add(u.book, u.bookTitle, u.unit);
-      } else if (kind === 'openjur') imp.fail(itemName, openJurReason(value as Record<string, unknown>));
-      else imp.fail(itemName, 'JSON line is no Open Legal Data case or law record');
-    } catch (error) {
-      imp.fail(itemName, message(error));
-    }
+    if (trimmed !== '') await imp.enqueue(parseJsonLine(`${name}:${n}`, trimmed, laws));
   }
-  await laws.flush();
+  await imp.enqueue(laws.flush());
 }
 
 /** Handles one document held in memory: a file, an archive member, or a decompressed .gz. */
@@ -304,7 +224,7 @@ async function handleBuffer(imp: Importer, name: string, data: Buffer, explicit:
     try {
       inner = gunzipSync(data, { maxOutputLength: FILE_LIMIT });
     } catch (error) {
-      imp.fail(name, `unreadable gzip: ${message(error)}`);
+      await imp.enqueue([failed(name, `unreadable gzip: ${message(error)}`)]);
       return;
     }
     const innerName = name.replace(/\.gz$/iu, '');
@@ -319,44 +239,12 @@ async function handleBuffer(imp: Importer, name: string, data: Buffer, explicit:
     await handleJsonLines(imp, name, Readable.from([data]));
     return;
   }
-  const text = decodeText(data);
-  const start = text.trimStart();
-  if (start.startsWith('<')) {
-    const head = start.slice(0, 4096);
-    try {
-      if (looksLikeGii(head)) await imp.law(parseGiiXml(text, name));
-      else if (looksLikeRii(head)) await imp.decision(parseRiiXml(text, name));
-      else if (/<items[\s>]/u.test(head) && /gii-toc|<link>/u.test(head)) imp.skip(name);
-      else if (/^<(?:!doctype html|html)/iu.test(start.slice(0, 200).replace(/<\?xml[^>]*>\s*/iu, ''))) {
-        if (explicit) imp.fail(name, 'unsupported format: HTML page (import the source XML or JSON instead)');
-        else imp.skip(name);
-      } else {
-        const root = /<([A-Za-z][\w:-]*)/u.exec(head.replace(/<\?[^>]*>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>/giu, ''))?.[1] ?? '?';
-        imp.fail(name, `unsupported XML: root element <${root}> is neither a rechtsprechung-im-internet.de decision nor a gesetze-im-internet.de law`);
-      }
-    } catch (error) {
-      imp.fail(name, message(error));
-    }
-    return;
-  }
-  if (start.startsWith('{') || start.startsWith('[')) {
-    let value: unknown;
-    try {
-      value = JSON.parse(start);
-    } catch (error) {
-      imp.fail(name, `invalid JSON: ${message(error)}`);
-      return;
-    }
-    await handleJsonValues(imp, name, Array.isArray(value) ? value : [value], explicit);
-    return;
-  }
-  if (explicit) imp.fail(name, 'unsupported format: neither XML, JSON nor a zip or gzip archive');
-  else imp.skip(name);
+  await imp.enqueue(imp.parser.parse(name, data, explicit));
 }
 
 async function handleMember(imp: Importer, name: string, m: { data: Buffer } | { error: string }): Promise<void> {
   if ('error' in m) {
-    imp.fail(name, m.error);
+    await imp.enqueue([failed(name, m.error)]);
     return;
   }
   const base = name.slice(name.lastIndexOf('/') + 1);
@@ -370,7 +258,7 @@ async function handlePath(imp: Importer, path: string, explicit: boolean): Promi
   try {
     info = await stat(path);
   } catch (error) {
-    imp.fail(path, `cannot read: ${message(error)}`);
+    await imp.enqueue([failed(path, `cannot read: ${message(error)}`)]);
     return;
   }
   if (info.isDirectory()) {
@@ -394,13 +282,13 @@ async function handlePath(imp: Importer, path: string, explicit: boolean): Promi
       for await (const m of zipMembers(path)) await handleMember(imp, `${path}!/${m.name}`, m);
     } else {
       if (info.size > FILE_LIMIT) {
-        imp.fail(path, `file larger than ${FILE_LIMIT} bytes (split it, or pack it as .jsonl.gz or .tar.gz)`);
+        await imp.enqueue([failed(path, `file larger than ${FILE_LIMIT} bytes (split it, or pack it as .jsonl.gz or .tar.gz)`)]);
         return;
       }
       await handleBuffer(imp, path, await readFile(path), explicit);
     }
   } catch (error) {
-    imp.fail(path, message(error));
+    await imp.enqueue([failed(path, message(error))]);
   }
 }
 
@@ -416,10 +304,13 @@ async function handlePath(imp: Importer, path: string, explicit: boolean): Promi
  */
 export async function importPaths(db: CorpusDb, paths: string[], options: ImportOptions = {}): Promise<ImportSummary> {
   const imp = new Importer(db, options);
-  for (const path of paths) {
-    await handlePath(imp, path, true);
-    await imp.flush();
+  try {
+    for (const path of paths) {
+      await handlePath(imp, path, true);
+      await imp.drain();
+    }
+  } finally {
+    await imp.parser.close();
   }
-  await imp.flush();
   return imp.finish();
 }
