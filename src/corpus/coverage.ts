@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { BRANCHES } from '../operations/schemas.ts';
+import { manifestInForce } from './coverage-manifest.ts';
 
 type Level = 'federal' | 'appellate' | 'first_instance_and_regional' | 'other';
 const LEVELS: Level[] = ['federal', 'appellate', 'first_instance_and_regional', 'other'];
@@ -69,6 +70,7 @@ export function corpusAsOf(corpus: Database.Database): string {
 export function corpusCoverage(corpus: Database.Database, options: { branch?: string; top: number }) {
   const courts = courtRows(corpus, options.branch);
   const asOf = corpusAsOf(corpus);
+  const manifest = manifestInForce(corpus);
   const branches = (options.branch ? [options.branch] : [...BRANCHES]).map((branch) => {
     const inBranch = courts.filter((court) => court.branch === branch);
     const federal = federalCourt(corpus, branch);
@@ -104,9 +106,9 @@ export function corpusCoverage(corpus: Database.Database, options: { branch?: st
     courts_total: courts.length,
     corpus_floors: 'No decision predates the founding of its court; has_dates_below_floor flags dates that do (usually a wrong date in the source).',
     coverage_ranges: {
-      note: 'The ingestion boundary per court: a cited decision of a covered court dated inside its range that is not held is not_found; outside it, out_of_coverage.',
+      note: manifest?.note ?? 'The ingestion boundary per court: a cited decision of a covered court dated inside its range that is not held is not_found; outside it, out_of_coverage.',
       scope: 'per_court',
-      verified_at: asOf.slice(0, 10),
+      verified_at: manifest?.verified_at ?? asOf.slice(0, 10),
       ranges: coverageRanges(corpus, courts),
     },
     as_of: asOf,

@@ -11,6 +11,7 @@ import type { CorpusDb } from '../corpus/open.ts';
 import { setMeta } from '../corpus/open.ts';
 import { writeLaw, type LawRecord, type WriteOutcome } from '../corpus/law-store.ts';
 import { writeDecision } from './store-decision.ts';
+import { writeManifest } from '../corpus/coverage-manifest.ts';
 import { failed, LawGrouper, message, parseJsonLine, skipped, type ParsedItem } from './parse-document.ts';
 import { defaultImportWorkers, DocumentParser } from './prepare-pool.ts';
 import { isZip, zipMembers } from './zip.ts';
@@ -135,6 +136,8 @@ class Importer {
       const { decision } = item;
       await this.add({ name: item.name, chars: decision.row.text_length,
         write: () => writeDecision(this.db, decision, this.importedAt).outcome });
+    } else if (item.kind === 'coverage') {
+      await this.add({ name: item.name, chars: 0, write: () => writeManifest(this.db, item.manifest, item.name) });
     } else {
       await this.add({ name: item.name, chars: lawChars(item.law), write: () => this.writeLaw(item) });
     }

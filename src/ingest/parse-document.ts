@@ -8,10 +8,12 @@ import {
   classifyRecord, lawbooksOf, oldpLawRecord, openJurReason, parseOldpCase, parseOldpLaw, type OldpBook,
 } from './oldp.ts';
 import { prepareDecision, type PreparedDecision } from './prepare-decision.ts';
+import { looksLikeManifest, parseManifest, type CoverageManifest } from '../corpus/coverage-manifest.ts';
 
 export type ParsedItem =
   | { kind: 'decision'; name: string; decision: PreparedDecision }
   | { kind: 'law'; name: string; law: LawRecord; mergeUnits: boolean; yieldToOtherSources: boolean }
+  | { kind: 'coverage'; name: string; manifest: CoverageManifest }
   | { kind: 'failed'; name: string; reason: string }
   | { kind: 'skipped'; name: string };
 
@@ -34,6 +36,14 @@ export function decisionItem(record: DecisionRecord): ParsedItem {
 function lawItem(law: LawRecord, options: { mergeUnits?: boolean; yieldToOtherSources?: boolean } = {}): ParsedItem {
   return { kind: 'law', name: law.source_name ?? law.abbreviation, law,
     mergeUnits: options.mergeUnits ?? false, yieldToOtherSources: options.yieldToOtherSources ?? false };
+}
+
+function coverageItem(name: string, value: unknown): ParsedItem {
+  try {
+    return { kind: 'coverage', name, manifest: parseManifest(value) };
+  } catch (error) {
+    return failed(name, message(error));
+  }
 }
 
 /** Groups Open Legal Data law units, which arrive one § per record, by book: each book becomes one law. */
@@ -149,8 +159,8 @@ export function parseJsonLine(itemName: string, line: string, laws: LawGrouper):
 }
 
 /**
- * One document that is no archive: an XML decision or law, a JSON file of records, or something juralite does not
- * read (failed when named explicitly, skipped inside folders and archives).
+ * One document that is no archive: an XML decision or law, a JSON file of records, a coverage manifest, or something
+ * juralite does not read (failed when named explicitly, skipped inside folders and archives).
  */
 export function parseDocument(name: string, data: Uint8Array, explicit: boolean): ParsedItem[] {
   const start = decodeText(data).trimStart();
@@ -162,6 +172,7 @@ export function parseDocument(name: string, data: Uint8Array, explicit: boolean)
     } catch (error) {
       return [failed(name, `invalid JSON: ${message(error)}`)];
     }
+    if (looksLikeManifest(value)) return [coverageItem(name, value)];
     return parseJsonValues(name, Array.isArray(value) ? value : [value], explicit);
   }
   return [explicit ? failed(name, 'unsupported format: neither XML, JSON nor a zip or gzip archive') : skipped(name)];
