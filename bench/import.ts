@@ -1,0 +1,56 @@
+/**
+ * Import rate of generated decisions (issue [corpus]: >= 300 decisions/s at 100k on a 2-core machine), threaded
+ * against inline in the same run. Each mode imports into a fresh corpus file.
+ *
+ *   node bench/generate.ts --count 100000 --out .tmp/gen-100k
+ *   node bench/import.ts --from .tmp/gen-100k [--modes threaded,inline] [--keep .tmp/bench-100k.db]
+ *
+ * Prints wall time, decisions/s, the main thread's CPU time (what the threads relieve) and the whole process's.
+ * `--keep PATH` keeps the threaded corpus at PATH for the other benchmarks.
+ */
+import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { openCorpus } from '../src/corpus/open.ts';
+import { importPaths } from '../src/ingest/import-paths.ts';
+import { defaultImportWorkers } from '../src/ingest/prepare-pool.ts';
+import { printTable } from './lib.ts';
+
+const { values } = parseArgs({ options: {
+  from: { type: 'string' }, modes: { type: 'string', default: 'threaded,inline' }, keep: { type: 'string' },
+} });
+if (!values.from || !existsSync(values.from)) {
+  console.error('usage: node bench/import.ts --from FOLDER_OF_GENERATED_DECISIONS [--modes threaded,inline] [--keep PATH]');
+  process.exit(2);
+}
+
+const MODES: Record<string, number> = { threaded: defaultImportWorkers(), inline: 0 };
+const dir = mkdtempSync(join(values.keep ? join(values.keep, '..') : tmpdir(), 'juralite-bench-import-'));
+const rows: (string | number)[][] = [['mode', 'workers', 'decisions', 'wall s', 'decisions/s', 'main thread cpu s', 'process cpu s', 'x inline']];
+const results: { mode: string; workers: number; imported: number; wall: number; main: number; process: number }[] = [];
+for (const mode of values.modes.split(',')) {
+  if (!(mode in MODES)) throw new Error(`unknown mode ${mode}; choose from ${Object.keys(MODES).join(', ')}`);
+  const path = join(dir, `${mode}.db`);
+  const db = openCorpus(path);
+  const started = performance.now();
+  const mainBefore = process.threadCpuUsage();
+  const processBefore = process.cpuUsage();
+  const summary = await importPaths(db, [values.from], { workers: MODES[mode] });
+  const main = process.threadCpuUsage(mainBefore);
+  const all = process.cpuUsage(processBefore);
+  results.push({ mode, workers: MODES[mode], imported: summary.imported + summary.updated, wall: (performance.now() - started) / 1000,
+    main: (main.user + main.system) / 1e6, process: (all.user + all.system) / 1e6 });
+  db.close();
+  if (summary.failed.length) console.error(`${mode}: ${summary.failed.length} failed, e.g. ${JSON.stringify(summary.failed[0])}`);
+  if (mode === 'threaded' && values.keep) renameSync(path, values.keep);
+}
+const inline = results.find((result) => result.mode === 'inline');
+for (const r of results) {
+  const rate = r.imported / r.wall;
+  rows.push([r.mode, String(r.workers), String(r.imported), r.wall, rate, r.main, r.process,
+    inline ? (rate / (inline.imported / inline.wall)).toFixed(2) : '-']);
+}
+console.log(`import of ${values.from}, node ${process.version}`);
+printTable(rows);
+rmSync(dir, { recursive: true, force: true });
