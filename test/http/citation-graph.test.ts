@@ -9,6 +9,10 @@ import { startApi, type Api } from '../helpers/api.ts';
 import { graphCorpus, GRAPH } from '../helpers/graph-corpus.ts';
 import { fixtureId } from '../helpers/demo-corpus.ts';
 import { berlinDay } from '../../src/accounts/time.ts';
+import { openCorpus } from '../../src/corpus/open.ts';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 let demo: Api;
 let graph: Api;
@@ -168,6 +172,32 @@ test('depth 2 caps: at most 50 distinct decisions, 25 per direction when both ar
   assert.equal(both.referenced_by.length, 0);
   assert.equal(both.nodes_omitted, 6);
   assert.ok(both.references_withheld_reasons.includes('node_cap'));
+});
+
+test('depth 2: a walk cut at its row bound says so (nodes_omitted_is_floor); an uncut one does not', async (t) => {
+  const token = graph.org({ plan: 'enterprise' }).token(['graph']);
+  const path = `${GRAPH.source.id}/citations?direction=outgoing&depth=2`;
+  assert.equal((await get(graph, path, token)).body.nodes_omitted_is_floor, false);
+  // A copy where CITER[0] cites the hub at 5,000 more Randnummern: the walk from the source meets 5,000 more rows
+  // behind one hop-1 decision and stops at its bound, so more decisions may lie behind the sample than it counts.
+  const dir = mkdtempSync(join(tmpdir(), 'juralite-graph-cut-'));
+  const copy = join(dir, 'corpus.db');
+  copyFileSync(await graphCorpus(), copy);
+  const db = openCorpus(copy);
+  const insert = db.prepare(`INSERT INTO citation_edges (from_decision_id, rn, reference_canonical, reference_type,
+    to_decision_id, resolution_status) VALUES (?, ?, 'BGH, VIII ZR 1/20', 'case', ?, 'resolved')`);
+  db.transaction(() => {
+    for (let rn = 1_000; rn < 6_000; rn++) insert.run(GRAPH.citers[0].id, rn, GRAPH.hub.id);
+  })();
+  db.close();
+  const cut = await startApi({ corpus: copy });
+  t.after(async () => {
+    await cut.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const body = (await get(cut, path)).body;
+  assert.equal(body.nodes_omitted_is_floor, true);
+  assert.ok(body.references.some((e: any) => e.hop === 2 && e.corpus.artifact_id === GRAPH.hub.id), 'the hub is still reached');
 });
 
 test('graph neighbours served count against the daily row cap; the free repeat in the same month costs nothing', async () => {
