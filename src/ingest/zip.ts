@@ -1,5 +1,6 @@
-// A small ZIP reader: the central directory tells where each member is; members are inflated one at a time
-// (node:zlib, raw deflate), each capped in size, so a zip of any size is read with bounded memory.
+// The one ZIP reader (imports, and the upload check that refuses zip bombs): the central directory tells where each
+// member is and how big it says it is; members are inflated one at a time (node:zlib, raw deflate), each capped in
+// size, so a zip of any size is read with bounded memory.
 import { open, type FileHandle } from 'node:fs/promises';
 import { inflateRawSync } from 'node:zlib';
 
@@ -10,6 +11,13 @@ export interface ZipMember {
 
 /** Largest member inflated (a guard against zip bombs); bigger members are reported as errors. */
 export const ZIP_MEMBER_LIMIT = 512 * 1024 * 1024;
+
+/** ZIP64 (over 65,535 members or 4 GB): no legal source or document needs it. */
+export class Zip64Unsupported extends Error {
+  constructor() {
+    super('ZIP64 archives are not supported');
+  }
+}
 
 interface Reader {
   size: number;
@@ -44,7 +52,8 @@ async function fileReader(path: string): Promise<Reader> {
   };
 }
 
-interface Entry {
+/** A member as the central directory declares it. */
+export interface ZipEntry {
   name: string;
   method: number;
   flags: number;
@@ -53,7 +62,7 @@ interface Entry {
   localOffset: number;
 }
 
-async function centralDirectory(r: Reader): Promise<Entry[]> {
+async function centralDirectory(r: Reader): Promise<ZipEntry[]> {
   const tailLength = Math.min(r.size, 65557);
   const tail = await r.read(r.size - tailLength, tailLength);
   let eocd = -1;
@@ -67,9 +76,9 @@ async function centralDirectory(r: Reader): Promise<Entry[]> {
   const count = tail.readUInt16LE(eocd + 10);
   const cdSize = tail.readUInt32LE(eocd + 12);
   const cdOffset = tail.readUInt32LE(eocd + 16);
-  if (cdOffset === 0xffffffff || count === 0xffff) throw new Error('ZIP64 archives are not supported');
+  if (cdOffset === 0xffffffff || count === 0xffff) throw new Zip64Unsupported();
   const cd = await r.read(cdOffset, cdSize);
-  const entries: Entry[] = [];
+  const entries: ZipEntry[] = [];
   let p = 0;
   for (let i = 0; i < count; i++) {
     if (p + 46 > cd.length || cd.readUInt32LE(p) !== 0x02014b50) throw new Error('corrupt zip central directory');
@@ -90,7 +99,7 @@ async function centralDirectory(r: Reader): Promise<Entry[]> {
   return entries;
 }
 
-async function readMember(r: Reader, e: Entry): Promise<Buffer> {
+async function readMember(r: Reader, e: ZipEntry): Promise<Buffer> {
   if (e.flags & 0x1) throw new Error(`${e.name}: encrypted zip member`);
   if (e.size > ZIP_MEMBER_LIMIT) throw new Error(`${e.name}: member larger than ${ZIP_MEMBER_LIMIT} bytes`);
   const local = await r.read(e.localOffset, 30);
@@ -100,6 +109,19 @@ async function readMember(r: Reader, e: Entry): Promise<Buffer> {
   if (e.method === 0) return raw;
   if (e.method === 8) return inflateRawSync(raw, { maxOutputLength: Math.max(e.size, 1) });
   throw new Error(`${e.name}: unsupported compression method ${e.method}`);
+}
+
+/**
+ * The central directory of the zip file at `path`: names and declared sizes, nothing inflated. Throws on a file that
+ * is no zip or a corrupt directory, Zip64Unsupported on ZIP64.
+ */
+export async function zipEntries(path: string): Promise<ZipEntry[]> {
+  const r = await fileReader(path);
+  try {
+    return await centralDirectory(r);
+  } finally {
+    await r.close();
+  }
 }
 
 /** Yields the file members of a zip (a path, or a buffer for nested archives), directories skipped. */

@@ -26,7 +26,7 @@ export async function inspectUpload(path: string, filename: string, bytes: numbe
   const sniffed = sniffFormat(await readAt(path, 0, HEAD_BYTES), filename);
   if ('refused' in sniffed) throw fileProblem(sniffed.refused);
   if ('format' in sniffed) return sniffed.format;
-  const listing = await readZipListing(path, bytes);
+  const listing = await readZipListing(path);
   // A ZIP whose directory cannot be read: a damaged DOCX is reported by extraction (unreadable), anything else refused.
   if (!listing) {
     if (filename.toLowerCase().endsWith('.docx')) return 'docx';
