@@ -1,5 +1,6 @@
 // Builders for small source documents and archives, written inside the tests (no shared data needed).
-import { crc32, deflateRawSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
+import { zip } from '../helpers/documents.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -122,48 +123,7 @@ export function giiXml(o: { bjnr?: string; jurabk: string; amtabk?: string; lang
 }
 
 /** A zip archive (deflated members) as gesetze-im-internet.de and rechtsprechung-im-internet.de serve them. */
-export function makeZip(entries: { name: string; data: Buffer | string }[]): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const data = Buffer.isBuffer(e.data) ? e.data : Buffer.from(e.data, 'utf8');
-    const compressed = deflateRawSync(data);
-    const name = Buffer.from(e.name, 'utf8');
-    const crc = crc32(data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x800, 6);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(compressed.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x800, 8);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(compressed.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, compressed);
-    centrals.push(central, name);
-    offset += 30 + name.length + compressed.length;
-  }
-  const cd = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(cd.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, cd, end]);
-}
+export const makeZip = (entries: { name: string; data: Buffer | string }[]): Buffer => zip(entries);
 
 /** A gzipped ustar archive. */
 export function makeTarGz(entries: { name: string; data: Buffer | string }[]): Buffer {
