@@ -84,9 +84,9 @@ const mixedQueries = legalQueries.map((query, i) => (i % 2 === 0 ? query : layQu
 
 const BM25 = `bm25(chunks_fts, ${CHUNK_WEIGHTS.join(', ')})`;
 const rawFts = corpus.prepare(`
-  SELECT c.id, c.decision_id, c.section, c.rn_from, c.rn_to, c.text, d.aktenzeichen, d.court, d.date, d.title, ${BM25} AS score
-  FROM chunks_fts f JOIN chunks c ON c.id = f.rowid JOIN decisions d ON d.id = c.decision_id
-  WHERE chunks_fts MATCH ? ORDER BY score LIMIT 20`);
+  SELECT c.id, c.decision_id, c.section, c.rn_from, c.rn_to, c.text, d.aktenzeichen, d.court, d.date, d.title, r.score
+  FROM (SELECT rowid, ${BM25} AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY score LIMIT 20) r
+  JOIN chunks c ON c.id = r.rowid JOIN decisions d ON d.id = c.decision_id ORDER BY r.score`);
 const rawExpression = (query: string) => tokenize(query).map((token) => `"${token.stem}"`).join(' ');
 const raw = (query: string) => rawFts.all(rawExpression(query));
 

@@ -45,6 +45,8 @@ export interface TrainedModel {
   center: Float32Array;
   /** Compound splits of words outside the vocabulary, found once. */
   unknown: Map<string, { vector: Float32Array; weight: number } | null>;
+  /** Word frequencies of the bag being filled (see Bag). */
+  scratch?: { weights: Float64Array; stamps: Uint32Array; generation: number };
 }
 
 /** Passages the corpus holds (decision chunks and law unit texts): cheap counts on indexes. */
@@ -198,14 +200,29 @@ function unknownWord(model: TrainedModel, stem: string): { vector: Float32Array;
 
 /**
  * The words of one text (a decision, a query) with their field-weighted frequencies, pooled into a vector:
- * sum over distinct words of (1 + ln tf) * SIF weight * word vector.
+ * sum over distinct words of (1 + ln tf) * SIF weight * word vector. Frequencies of known words accumulate in the
+ * model's scratch arrays (a Map per decision cost as much as the pooling itself at 100k decisions), so one bag is
+ * filled and read at a time: a bag used after a newer one was made throws instead of reading the other's counts.
  */
 export class Bag {
-  private readonly known = new Map<number, number>();
+  private readonly ids: number[] = [];
   private readonly unknown = new Map<string, number>();
   private readonly model: TrainedModel;
+  private readonly generation: number;
   constructor(model: TrainedModel) {
     this.model = model;
+    model.scratch ??= { weights: new Float64Array(model.counts.length), stamps: new Uint32Array(model.counts.length), generation: 0 };
+    if (model.scratch.generation === 0xffffffff) {
+      model.scratch.stamps.fill(0);
+      model.scratch.generation = 0;
+    }
+    this.generation = ++model.scratch.generation;
+  }
+
+  private get scratch() {
+    const scratch = this.model.scratch!;
+    if (scratch.generation !== this.generation) throw new Error('a Bag was used after a newer one was made');
+    return scratch;
   }
 
   addStems(stems: string[], weight: number): void {
@@ -218,24 +235,36 @@ export class Bag {
 
   addStem(stem: string, weight: number): void {
     const id = this.model.index.get(stem);
-    if (id !== undefined) this.known.set(id, (this.known.get(id) ?? 0) + weight);
-    else if (isVectorWord(stem)) this.unknown.set(stem, (this.unknown.get(stem) ?? 0) + weight);
+    if (id !== undefined) {
+      const { weights, stamps } = this.scratch;
+      if (stamps[id] === this.generation) {
+        weights[id] += weight;
+      } else {
+        stamps[id] = this.generation;
+        weights[id] = weight;
+        this.ids.push(id);
+      }
+    } else if (isVectorWord(stem)) {
+      this.unknown.set(stem, (this.unknown.get(stem) ?? 0) + weight);
+    }
   }
 
   get size(): number {
-    return this.known.size + this.unknown.size;
+    return this.ids.length + this.unknown.size;
   }
 
   /** The pooled vector before centering, or null when no word has a vector. */
   rawVector(): Float32Array | null {
     const { model } = this;
+    const { weights } = this.scratch;
     const dims = model.record.dims;
+    const vectors = model.vectors;
     const sum = new Float32Array(dims);
     let any = false;
-    for (const [id, tf] of this.known) {
-      const scale = (1 + Math.log(tf)) * sif(model, model.counts[id]);
+    for (const id of this.ids) {
+      const scale = (1 + Math.log(weights[id])) * sif(model, model.counts[id]);
       const offset = id * dims;
-      for (let i = 0; i < dims; i++) sum[i] += scale * model.vectors[offset + i];
+      for (let i = 0; i < dims; i++) sum[i] += scale * vectors[offset + i];
       any = true;
     }
     for (const [stem, tf] of this.unknown) {

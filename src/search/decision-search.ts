@@ -99,7 +99,7 @@ function hybridRanking(db: Database.Database, args: DecisionFilters, qv: QueryVe
   const lexical = lexicalArm(db, matchExpression(plan.groups, false), filters);
   const lexicalEntries: ArmEntry[] = byDecision(lexical.hits);
   const vector = semanticArm(db, qv, args, filters);
-  const norms = normArm(db, plan.norms, filters);
+  const norms = normArm(db, plan.norms, [...new Set([...lexicalEntries, ...vector.entries].map((entry) => entry.decision_id))]);
   const fused = reciprocalRankFusion([{ entries: lexicalEntries }, { entries: vector.entries }, { entries: norms, weight: 0.5 }]);
   return {
     decisions: fused, total: lexical.total, basis: LEXICAL_BASIS,
