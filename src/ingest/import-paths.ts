@@ -74,8 +74,9 @@ interface Pending {
   write: () => WriteOutcome;
 }
 
-/** Parsed items waiting to be written, at most this many documents' worth per worker, in the order they came. */
-const IN_FLIGHT_PER_WORKER = 8;
+/** Documents being parsed ahead of the writer, as a multiple of the batch: the workers parse the next batch while the
+ * main thread writes one, so neither waits for the other. */
+const PARSED_AHEAD_BATCHES = 2;
 
 class Importer {
   private batch: Pending[] = [];
@@ -98,7 +99,7 @@ class Importer {
     this.options = options;
     const workers = options.workers ?? defaultImportWorkers();
     this.parser = new DocumentParser(workers, options.inlineDocuments);
-    this.maxParsing = Math.max(1, workers) * IN_FLIGHT_PER_WORKER;
+    this.maxParsing = workers > 0 ? this.batchSize() * PARSED_AHEAD_BATCHES : 1;
   }
 
   private progress(current: string): void {
@@ -111,7 +112,7 @@ class Importer {
    * were queued; waits while too many documents are being parsed, so memory stays bounded.
    */
   async enqueue(items: ParsedItem[] | Promise<ParsedItem[]>): Promise<void> {
-    this.parsing.push(Promise.resolve(items));
+    this.parsing.push(Array.isArray(items) ? Promise.resolve(items) : items);
     while (this.parsing.length > this.maxParsing) await this.takeParsed();
   }
 
@@ -122,7 +123,9 @@ class Importer {
   }
 
   private async takeParsed(): Promise<void> {
-    for (const item of await this.parsing.shift()!) await this.apply(item);
+    const next = this.parsing.shift()!;
+    this.parser.sendFor(next);
+    for (const item of await next) await this.apply(item);
   }
 
   private async apply(item: ParsedItem): Promise<void> {
@@ -152,10 +155,14 @@ class Importer {
     return writeLaw(this.db, item.law, this.importedAt, { mergeUnits: item.mergeUnits }).outcome;
   }
 
+  private batchSize(): number {
+    return this.options.batchSize ?? 500;
+  }
+
   private async add(p: Pending): Promise<void> {
     this.batch.push(p);
     this.chars += p.chars;
-    if (this.batch.length >= (this.options.batchSize ?? 500) || this.chars >= BATCH_CHARS) await this.flush();
+    if (this.batch.length >= this.batchSize() || this.chars >= BATCH_CHARS) await this.flush();
   }
 
   private async flush(): Promise<void> {

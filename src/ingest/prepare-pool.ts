@@ -1,13 +1,15 @@
 // Worker threads for the importer's pure work: parsing XML and JSON, building texts and chunks, finding citations.
 // The main thread keeps what needs the corpus (lookups, writes), so on two cores parsing and writing overlap.
 import { availableParallelism } from 'node:os';
-import Tinypool from 'tinypool';
 import { isSea } from 'node:sea';
+import Tinypool from 'tinypool';
 import { failed, message, parseDocument, type ParsedItem } from './parse-document.ts';
 import type { PrepareTask } from './prepare-worker.ts';
 
 /** Documents parsed in the main thread before workers start: a small import is done before they would be ready. */
 export const INLINE_DOCUMENTS = 100;
+/** Documents sent to a worker in one task. */
+const DOCUMENTS_PER_TASK = 8;
 
 /** Threads beside the main one by default: one per core, at most four (more only wait for the writer). */
 export function defaultImportWorkers(): number {
@@ -15,12 +17,21 @@ export function defaultImportWorkers(): number {
   return isSea() ? 0 : Math.min(4, availableParallelism());
 }
 
-/** Parses documents, in worker threads once the import is big enough to repay starting them. */
+interface Waiting { document: PrepareTask['documents'][number]; resolve: (items: ParsedItem[]) => void }
+
+/**
+ * Parses documents, in worker threads once the import is big enough to repay starting them. Documents for the
+ * workers wait until a task is full; `sendFor` sends a partial one when the importer is about to wait for one of its
+ * documents.
+ */
 export class DocumentParser {
   private readonly workers: number;
   private readonly inlineDocuments: number;
   private pool: Tinypool | undefined;
   private parsed = 0;
+  private waiting: Waiting[] = [];
+  /** The promises of the documents in `waiting`. */
+  private unsent = new WeakSet<Promise<ParsedItem[]>>();
 
   /** `workers`: threads to use (0: all in the main thread); `inlineDocuments`: parsed in the main thread first. */
   constructor(workers: number, inlineDocuments = INLINE_DOCUMENTS) {
@@ -32,15 +43,33 @@ export class DocumentParser {
     if (this.workers === 0 || this.parsed++ < this.inlineDocuments) {
       return Promise.resolve().then(() => parseDocument(name, data, explicit));
     }
+    const result = new Promise<ParsedItem[]>((resolve) => this.waiting.push({ document: { name, data, explicit }, resolve }));
+    this.unsent.add(result);
+    if (this.waiting.length >= DOCUMENTS_PER_TASK) this.send();
+    return result;
+  }
+
+  /** Sends the partial task holding the document of `result`, if it still waits. */
+  sendFor(result: Promise<ParsedItem[]>): void {
+    if (this.unsent.has(result)) this.send();
+  }
+
+  private send(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    this.unsent = new WeakSet();
     this.pool ??= new Tinypool({
       filename: new URL('./prepare-worker.ts', import.meta.url).href,
       runtime: 'worker_threads',
       minThreads: this.workers,
       maxThreads: this.workers,
     });
-    const task: PrepareTask = { name, data, explicit };
-    // A worker that dies on a document (its heap, say) fails that document; the import goes on.
-    return (this.pool.run(task) as Promise<ParsedItem[]>).catch((error: unknown) => [failed(name, message(error))]);
+    const task: PrepareTask = { documents: waiting.map((entry) => entry.document) };
+    (this.pool.run(task) as Promise<ParsedItem[][]>).then(
+      (results) => waiting.forEach((entry, index) => entry.resolve(results[index])),
+      // A worker that dies on a task (its heap, say) fails its documents; the import goes on.
+      (error: unknown) => waiting.forEach((entry) => entry.resolve([failed(entry.document.name, message(error))])),
+    );
   }
 
   /** Ends the worker threads (after the last result was taken). */
