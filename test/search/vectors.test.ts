@@ -111,11 +111,11 @@ test('filters act inside the vector arm: every result passes them, and the arm s
   const all = await search(db, query, 'semantic');
   assert.ok(all.length >= 20, 'unfiltered, the page is full');
   const court = (code: string) => (db.prepare('SELECT branch FROM courts WHERE code = ?').get(code) as { branch: string }).branch;
-  const cases: [Record<string, string>, (r: { court: string; date: string; document_type: string; id: string }) => boolean][] = [
+  const cases: [Record<string, string>, (r: { court: string; date: string | null; document_type: string; id: string }) => boolean][] = [
     [{ court: 'BGH' }, (r) => r.court === 'BGH'],
     [{ branch: 'arbeit' }, (r) => court(r.court) === 'arbeit'],
     [{ document_type: 'Beschluss' }, (r) => r.document_type === 'Beschluss'],
-    [{ date_from: '2019-01-01', date_to: '2020-12-31' }, (r) => r.date >= '2019-01-01' && r.date <= '2020-12-31'],
+    [{ date_from: '2019-01-01', date_to: '2020-12-31' }, (r) => r.date !== null && r.date >= '2019-01-01' && r.date <= '2020-12-31'],
     [{ date_to: '2015-12-31' }, (r) => r.date !== null && r.date <= '2015-12-31'],
   ];
   for (const [filters, passes] of cases) {
