@@ -102,7 +102,8 @@ function knnConstraints(db: Database.Database, filters: DecisionFilters): { wher
     const ids = sql<[string, string], { id: number }>(db, `SELECT s.id FROM courts c JOIN search_courts s ON s.code = c.code
       WHERE c.code = ? COLLATE NOCASE OR c.name = ? COLLATE NOCASE`).all(filters.court.trim(), filters.court.trim()).map((row) => row.id);
     if (ids.length === 0) return null;
-    where.push(`court IN (${ids.map(() => '?').join(', ')})`);
+    // One court (the usual case) as an equality: vec0 evaluates it faster than IN.
+    where.push(ids.length === 1 ? 'court = ?' : `court IN (${ids.map(() => '?').join(', ')})`);
     params.push(...ids.map(BigInt));
   }
   if (filters.branch !== undefined) {
