@@ -1,8 +1,8 @@
 // The extraction pool inside the executable. tinypool forks `process.execPath` with its own child script
-// (tinypool/dist/entry/process.js) as the first argument; the executable ignores its arguments' meaning as a script,
-// so it recognises that call and runs tinypool's child side itself, bundled. The child loads its task function by
-// URL with import(); inside the executable that URL is a data: module handing over to the bundled worker through a
-// global, since no worker script exists on disk.
+// (tinypool/dist/entry/process.js) as the first argument; a single executable application runs its embedded script
+// whatever the arguments say, so the executable recognises that call and runs tinypool's child side itself, bundled.
+// The child loads its task function by URL with import(); inside the executable that URL is a data: module handing
+// over to the bundled worker through a global, since no worker script exists on disk.
 
 /** Where the bundled extraction function waits for the data: module (a process-wide symbol). */
 const HANDLER = Symbol.for('juralite.extraction-worker');
