@@ -71,11 +71,13 @@ export function writeDecision(db: CorpusDb, prepared: PreparedDecision, imported
       content_hash = excluded.content_hash, imported_at = excluded.imported_at
   `).run({ ...row, id, imported_at: importedAt });
 
-  for (const table of ['decision_file_numbers', 'decision_sections', 'decision_randnummern', 'chunks', 'decision_norms']) {
-    sql(db, `DELETE FROM ${table} WHERE decision_id = ?`).run(id);
+  if (existing) {
+    for (const table of ['decision_file_numbers', 'decision_sections', 'decision_randnummern', 'chunks', 'decision_norms']) {
+      sql(db, `DELETE FROM ${table} WHERE decision_id = ?`).run(id);
+    }
+    // Edges found in the old text point at old Randnummern: written anew below.
+    sql(db, 'DELETE FROM citation_edges WHERE from_decision_id = ?').run(id);
   }
-  // Edges found in the old text point at old Randnummern: written anew below.
-  sql(db, 'DELETE FROM citation_edges WHERE from_decision_id = ?').run(id);
 
   const insFile = sql(db, 'INSERT INTO decision_file_numbers (decision_id, position, aktenzeichen, az_key) VALUES (?, ?, ?, ?)');
   fileNumbers.forEach((f, i) => insFile.run(id, i, f, azKeys[i]));
