@@ -132,7 +132,9 @@ test('generated malformed multipart bodies: 202 or 422 on file, no stray or esca
       assert.doesNotMatch(reply.body.filename, /[\\/\u0000-\u001f\u007f]/, 'a clean name');
       assert.ok([...reply.body.filename].length <= 255);
     }
-    // Only waiting uploads have files, all of them directly in the uploads directory.
+    // Only waiting uploads have files, all of them directly in the uploads directory (once the extractions running in
+    // the background have recorded their outcome and deleted their file).
+    await uploadsOf(api.services).settled();
     const waiting = waitingPaths(api.services.state);
     for (const name of readdirSync(dir)) assert.ok(waiting.has(join(dir, name)), `stray file ${name}`);
     for (const path of waiting) assert.equal(dirname(path), dir);

@@ -167,7 +167,7 @@ test('killed while extracting (and with one upload waiting): the next process ex
   const waiting = await post(LEGAL_TEXT);
   // The extraction process is running (stuck) before the kill.
   let workers: number[] = [];
-  for (let attempt = 0; attempt < 400 && workers.length === 0; attempt++) {
+  for (let attempt = 0; attempt < 2400 && workers.length === 0; attempt++) {
     workers = childrenOf(hanging.child.pid!);
     if (!workers.length) await new Promise((resolve) => setTimeout(resolve, 25));
   }
@@ -189,7 +189,8 @@ test('killed while extracting (and with one upload waiting): the next process ex
   const next = await startServer();
   try {
     const read = async (id: string) => {
-      for (let attempt = 0; attempt < 600; attempt++) {
+      // Hang guard only: a loaded machine starts extraction processes slowly.
+      for (let attempt = 0; attempt < 2400; attempt++) {
         const response = await fetch(`${next.url}/api/v1/citation-check-documents/${id}`, { headers: { authorization: `Bearer ${token}` } });
         const body = (await response.json()) as { status: string; char_count: number };
         if (body.status !== 'uploaded') return body;
