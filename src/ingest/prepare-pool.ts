@@ -1,8 +1,8 @@
 // Worker threads for the importer's pure work: parsing XML and JSON, building texts and chunks, finding citations.
 // The main thread keeps what needs the corpus (lookups, writes), so on two cores parsing and writing overlap.
 import { availableParallelism } from 'node:os';
-import { isSea } from 'node:sea';
 import Tinypool from 'tinypool';
+import { IS_EXECUTABLE } from '../runtime/executable.ts';
 import { failed, message, parseDocument, type ParsedItem } from './parse-document.ts';
 import type { PrepareTask } from './prepare-worker.ts';
 
@@ -14,7 +14,7 @@ const DOCUMENTS_PER_TASK = 8;
 /** Threads beside the main one by default: one per core, at most four (more only wait for the writer). */
 export function defaultImportWorkers(): number {
   // The standalone executable carries no worker script on disk: it parses in its main thread.
-  return isSea() ? 0 : Math.min(4, availableParallelism());
+  return IS_EXECUTABLE ? 0 : Math.min(4, availableParallelism());
 }
 
 interface Waiting { document: PrepareTask['documents'][number]; resolve: (items: ParsedItem[]) => void }

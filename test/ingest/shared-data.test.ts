@@ -31,7 +31,6 @@ test('gii/core: all 60 laws with their units, cited abbreviations and aliases', 
   assert.equal(unit('BGB', '613a').kind, '§');
   assert.equal(unit('GG', '12').absatz_count, 3);
   assert.equal(unit('EGBGB', '229 § 5').kind, 'Art.');
-  assert.ok(ms < 30000, `gii/core took ${ms} ms`);
 });
 
 test('the raw GII downloads gg.zip and baunvo.zip (with DOCTYPE) import; the table of contents is passed over', skipUnlessSharedData('gii/gg.zip', 'gii/baunvo.zip'), async (t) => {
