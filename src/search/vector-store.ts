@@ -21,12 +21,15 @@ export function hasVectors(db: Database.Database): boolean {
   return tables === 2 && sql(db, 'SELECT 1 FROM search_vectors LIMIT 1').get() !== undefined;
 }
 
-/** The vec0 table for `dims`-dimensional vectors (bit width rounded up to whole bytes); dropped first if wider or narrower. */
+/**
+ * The vec0 table for `dims`-dimensional vectors (bit width rounded up to whole bytes). A table of another width, or
+ * none, is (re)created empty, and the float vectors go with it, so every decision is vectorized again.
+ */
 export function ensureVectorTable(db: Database.Database, dims: number): void {
   const bits = Math.ceil(dims / 8) * 8;
   const held = db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').pluck().get(VEC_TABLE) as string | undefined;
   if (held?.includes(`bit[${bits}]`)) return;
-  if (held) dropVectors(db);
+  dropVectors(db);
   db.exec(`CREATE VIRTUAL TABLE ${VEC_TABLE} USING vec0(
     embedding bit[${bits}], court integer, branch integer, kind integer, day integer)`);
 }

@@ -60,6 +60,7 @@ function trainedSync(db: Database.Database, recorded: EmbedderRecord | null, reb
   const due = rebuild || recorded?.kind !== 'trained' || passageCount(db) >= RETRAIN_GROWTH * recorded.trained_passages;
   if (!due && recorded?.kind === 'trained') {
     model = trainedModelOf(db, recorded);
+    ensureVectorTable(db, recorded.dims);
   } else {
     model = trainCorpusModel(db);
     forgetVectors(db);
