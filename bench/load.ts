@@ -11,12 +11,12 @@
  * its RSS is its own. The bench organization's plan has its monthly credits and daily caps lifted (an operator's
  * configuration, like bench/search.ts does); the per-token rate limits (60 and, for checks, 10 a minute) stay, and
  * every request takes the next token of a pool large enough to stay under them. Any 429 is still counted, apart
- * from errors. A low-rate sampler in this process times each kind of request during the run.
+ * from errors. Per kind of request, the hooks count what was sent and answered and time each answer.
  *
  * Prints a table and writes .tmp/load-result.json.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +29,7 @@ import { openState } from '../src/accounts/state-db.ts';
 import { createOrganization } from '../src/accounts/organizations.ts';
 import { ABILITIES, createToken } from '../src/accounts/tokens.ts';
 import { textProblem } from '../src/operations/check-citations.ts';
-import { httpGet, httpPost, printTable, stats } from './lib.ts';
+import { printTable, stats } from './lib.ts';
 
 const { values } = parseArgs({ options: {
   serve: { type: 'boolean', default: false },
@@ -155,10 +155,12 @@ async function runLoad(): Promise<void> {
     + `tokens: ${pools.light.length} + ${pools.heavy.length} for checks`);
 
   const server = spawn(process.execPath, [new URL(import.meta.url).pathname, '--serve', '--db', values.db!, '--state', statePath], {
-    stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, JURALITE_EXTRACTION_WORKERS: '1' },
+    stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, JURALITE_EXTRACTION_WORKERS: '1' },
   });
+  const lines = createInterface({ input: server.stdout! });
+  const nextLine = () => new Promise<string>((resolve) => lines.once('line', resolve));
   try {
-    const { url, pid } = JSON.parse(await new Promise<string>((resolve) => createInterface({ input: server.stdout! }).once('line', resolve)));
+    const { url, pid } = JSON.parse(await nextLine());
     let light = 0;
     let heavy = 0;
     const nextRequest = () => {
@@ -166,20 +168,25 @@ async function runLoad(): Promise<void> {
       const token = kind === 'check' ? pools.heavy[heavy++ % pools.heavy.length] : pools.light[light++ % pools.light.length];
       return { kind, request: requestFor(kind, inputs, token) };
     };
-    const byKind = new Map<Kind, Map<number, number>>();
+    // Per kind: statuses, requests sent, and the time from building a request (just before it is sent on its
+    // connection) to its answer.
+    const byKind = new Map<Kind, { statuses: Map<number, number>; sent: number; times: number[] }>();
+    const tally = (kind: Kind) => byKind.get(kind) ?? byKind.set(kind, { statuses: new Map(), sent: 0, times: [] }).get(kind)!;
     const fire = (seconds: number, record: boolean) => autocannon({
       url, connections, duration: seconds, timeout: 30,
       requests: [{
-        setupRequest: (request: AutocannonRequest, context: { kind?: Kind }) => {
+        setupRequest: (request: AutocannonRequest, context: { kind?: Kind; at?: number }) => {
           const next = nextRequest();
           context.kind = next.kind;
+          context.at = performance.now();
+          if (record) tally(next.kind).sent++;
           return { ...request, ...next.request };
         },
-        onResponse: (status: number, _body: string, context: { kind?: Kind }) => {
+        onResponse: (status: number, _body: string, context: { kind?: Kind; at?: number }) => {
           if (!record || !context.kind) return;
-          const counts = byKind.get(context.kind) ?? new Map<number, number>();
-          counts.set(status, (counts.get(status) ?? 0) + 1);
-          byKind.set(context.kind, counts);
+          const entry = tally(context.kind);
+          entry.statuses.set(status, (entry.statuses.get(status) ?? 0) + 1);
+          entry.times.push(performance.now() - context.at!);
         },
       }],
     });
@@ -188,28 +195,16 @@ async function runLoad(): Promise<void> {
       console.log(`warm-up: ${warmup} s ...`);
       await fire(warmup, false);
     }
+    server.stdin!.write('reset\n');
     const rss: number[] = [rssMb(pid)];
-    const sampler = setInterval(() => rss.push(rssMb(pid)), 1000);
-    // The sampler: one request at a time, round robin over the kinds, timed end to end.
-    const sampled = new Map<Kind, number[]>();
-    let sampling = true;
-    const sampleLoop = (async () => {
-      for (let i = 0; sampling; i++) {
-        const kind = MIX[i % MIX.length][0];
-        const own = requestFor(kind, inputs, kind === 'check' ? pools.heavy[heavy++ % pools.heavy.length] : pools.light[light++ % pools.light.length]);
-        const at = performance.now();
-        await (own.method === 'POST' ? httpPost(url + own.path, own.headers!, JSON.parse(own.body!)) : httpGet(url + own.path!, own.headers!));
-        (sampled.get(kind) ?? sampled.set(kind, []).get(kind)!).push(performance.now() - at);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    })();
+    const rssTimer = setInterval(() => rss.push(rssMb(pid)), 1000);
     console.log(`load: ${connections} connections for ${duration} s ...`);
     started = performance.now();
     const result = await fire(duration, true);
-    sampling = false;
-    await sampleLoop;
-    clearInterval(sampler);
+    clearInterval(rssTimer);
     rss.push(rssMb(pid));
+    server.stdin!.write('report\n');
+    const serverSide = JSON.parse(await nextLine()) as ReturnType<typeof stats> & { utilization: number };
 
     const statuses = Object.fromEntries(Object.entries(result.statusCodeStats).map(([status, { count }]) => [status, count]));
     const limited = statuses['429'] ?? 0;
@@ -228,19 +223,20 @@ async function runLoad(): Promise<void> {
       ['429 (limits)', String(limited)],
       ['other non-2xx', String(otherErrors)],
       ['errors / timeouts', `${result.errors} / ${result.timeouts}`],
+      ['server side: answers, p50 / p99 ms', `${serverSide.n}, ${serverSide.p50.toFixed(0)} / ${serverSide.p99.toFixed(0)}`],
+      ['server event-loop utilization', serverSide.utilization.toFixed(3)],
       ['server RSS MB (start / max / end)', `${rss[0].toFixed(0)} / ${Math.max(...rss).toFixed(0)} / ${rss.at(-1)!.toFixed(0)}`],
     ]);
     console.log('');
-    printTable([['kind', 'answers', 'statuses', 'sampled', 'p50 ms', 'p99 ms'], ...MIX.map(([kind]) => {
-      const counts = byKind.get(kind) ?? new Map();
-      const times = stats(sampled.get(kind) ?? [0]);
-      return [kind, String([...counts.values()].reduce((a, b) => a + b, 0)), [...counts].map(([status, count]) => `${status}:${count}`).join(' '),
-        String(sampled.get(kind)?.length ?? 0), times.p50.toFixed(1), times.p99.toFixed(1)];
-    })]);
-    writeFileSync('.tmp/load-result.json', JSON.stringify({
-      machine, connections, duration, result, statuses, byKind: Object.fromEntries([...byKind].map(([kind, counts]) => [kind, Object.fromEntries(counts)])),
-      sampled: Object.fromEntries([...sampled].map(([kind, times]) => [kind, stats(times)])), rss, at: new Date().toISOString(),
-    }, null, 1));
+    const kinds = MIX.map(([kind]) => {
+      const entry = tally(kind);
+      const answered = entry.times.length;
+      return { kind, sent: entry.sent, answered, statuses: Object.fromEntries(entry.statuses), ...stats(answered ? entry.times : [0]) };
+    });
+    printTable([['kind', 'sent', 'answered', 'statuses', 'p50 ms', 'p99 ms'], ...kinds.map((entry) => [entry.kind, String(entry.sent),
+      String(entry.answered), Object.entries(entry.statuses).map(([status, count]) => `${status}:${count}`).join(' '), entry.p50.toFixed(0), entry.p99.toFixed(0)])]);
+    mkdirSync('.tmp', { recursive: true });
+    writeFileSync('.tmp/load-result.json', JSON.stringify({ machine, connections, duration, result, statuses, kinds, serverSide, rss, at: new Date().toISOString() }, null, 1));
     console.log(`\nwritten .tmp/load-result.json (${((performance.now() - started) / 1000).toFixed(0)} s)`);
   } finally {
     server.kill('SIGTERM');
@@ -250,11 +246,29 @@ async function runLoad(): Promise<void> {
 
 // --- the server process, or the load ----------------------------------------------------------------------------------
 
+/**
+ * The server, with its own view of the run: each request's time from its arrival (parsed) to its answer's last byte
+ * handed to the socket, and the event loop's utilization; a line `stats` on stdin resets both, `report` prints them.
+ */
 async function serveForLoad(): Promise<void> {
   const services = openServices({ corpusPath: values.db!, statePath: values.state! });
   const enterprise = services.config.plans.enterprise;
   Object.assign(enterprise, { monthlyCredits: Number.MAX_SAFE_INTEGER, dailyRows: Number.MAX_SAFE_INTEGER, dailyDocuments: Number.MAX_SAFE_INTEGER });
-  const { url } = await listen(services, '127.0.0.1', 0);
+  const { server, url } = await listen(services, '127.0.0.1', 0);
+  let times: number[] = [];
+  let utilization = performance.eventLoopUtilization();
+  server.on('request', (_request, response) => {
+    const at = performance.now();
+    response.on('finish', () => times.push(performance.now() - at));
+  });
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    if (line === 'reset') {
+      times = [];
+      utilization = performance.eventLoopUtilization();
+    } else if (line === 'report') {
+      console.log(JSON.stringify({ ...stats(times.length ? times : [0]), utilization: performance.eventLoopUtilization(utilization).utilization }));
+    }
+  });
   console.log(JSON.stringify({ url, pid: process.pid }));
 }
 
