@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeSummary, importCommand } from './import.ts';
-import { upgradeCorpus } from '../corpus/open.ts';
+import { corpusNeedsUpgrade, upgradeCorpus } from '../corpus/open.ts';
 import { openServices, listen, closeServices } from '../server.ts';
 import { createOrganization } from '../accounts/organizations.ts';
 import { ABILITIES, createToken } from '../accounts/tokens.ts';
@@ -43,7 +43,11 @@ async function buildDemoCorpus(corpusPath: string): Promise<void> {
 
 export async function serve(options: { corpusPath: string; statePath: string; dataDir: string; host: string; port: number; demo: boolean }) {
   if (options.demo) await buildDemoCorpus(options.corpusPath);
-  if (existsSync(options.corpusPath)) upgradeCorpus(options.corpusPath);
+  if (existsSync(options.corpusPath) && corpusNeedsUpgrade(options.corpusPath)) {
+    console.log(`juralite: upgrading ${options.corpusPath} to this release (citation graph, search indexes and vectors; `
+      + 'minutes for a large corpus) ...');
+    upgradeCorpus(options.corpusPath);
+  }
   const services = openServices(options);
   bootstrapLocalAccount(services.state, options.dataDir);
   if (!services.corpus) console.warn(`juralite: no corpus at ${options.corpusPath}; corpus operations answer 503 until one is there`);

@@ -79,17 +79,22 @@ export function openCorpus(path: string, options: OpenCorpusOptions = {}): Corpu
   }
 }
 
-/**
- * Upgrades a corpus file of an older schema version, or with a search index of an older version, in place; a current
- * one is not even opened for writing.
- */
-export function upgradeCorpus(path: string, options: Omit<OpenCorpusOptions, 'readonly'> = {}): void {
+/** Whether the corpus file is of an older schema version, or holds a search index of an older version. */
+export function corpusNeedsUpgrade(path: string, options: Omit<OpenCorpusOptions, 'readonly'> = {}): boolean {
   const probe = new Database(path, { readonly: true, fileMustExist: true, ...bindingOption(options) });
-  const version = probe.pragma('user_version', { simple: true }) as number;
-  const searchIndex = version > 0 ? probe.prepare(`SELECT value FROM meta WHERE key = 'search_index_version'`).pluck().get() : undefined;
-  probe.close();
-  const searchStale = version > 0 && searchIndex !== String(SEARCH_INDEX_VERSION);
-  if (version > 0 && (version < CORPUS_SCHEMA_VERSION || searchStale)) openCorpus(path, options).close();
+  try {
+    const version = probe.pragma('user_version', { simple: true }) as number;
+    if (version === 0) return false;
+    const searchIndex = probe.prepare(`SELECT value FROM meta WHERE key = 'search_index_version'`).pluck().get();
+    return version < CORPUS_SCHEMA_VERSION || searchIndex !== String(SEARCH_INDEX_VERSION);
+  } finally {
+    probe.close();
+  }
+}
+
+/** Upgrades an older corpus file in place (corpusNeedsUpgrade); a current one is not even opened for writing. */
+export function upgradeCorpus(path: string, options: Omit<OpenCorpusOptions, 'readonly'> = {}): void {
+  if (corpusNeedsUpgrade(path, options)) openCorpus(path, options).close();
 }
 
 /** Version 1 to 2: citation_edges learns the cited law and unit of statute edges (before the schema's indexes use them). */

@@ -193,8 +193,6 @@ class Importer {
   finish(): ImportSummary {
     // Decisions imported now may answer citations that earlier decisions (or earlier batches) could not resolve.
     this.summary.edges_resolved = this.db.transaction(() => resolvePendingEdges(this.db))();
-    // The search indexes follow the chunks and law units this import wrote or replaced.
-    syncSearchIndex(this.db);
     const count = (query: string) => (sql<[], { n: number }>(this.db, query).get()!).n;
     this.summary.decisions = count('SELECT count(*) AS n FROM decisions');
     this.summary.laws = count('SELECT count(*) AS n FROM laws WHERE text_available = 1');
@@ -205,6 +203,14 @@ class Importer {
     const { failed, ...counts } = this.summary;
     setMeta(this.db, 'last_import_at', this.importedAt);
     setMeta(this.db, 'last_import_summary', JSON.stringify({ ...counts, failed: failed.length }));
+    // The search indexes follow the chunks and law units this import wrote or replaced. They come last: the documents
+    // are written whatever happens here (an external embedder that fails, say), and the next import completes them.
+    try {
+      syncSearchIndex(this.db);
+    } catch (error) {
+      throw new Error(`the documents are imported, but the search index could not be brought up to date: ${message(error)}; `
+        + 'run the import again to complete it');
+    }
     return this.summary;
   }
 }
