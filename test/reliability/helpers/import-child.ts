@@ -5,8 +5,8 @@
  *
  * KILL_AT names the write that triggers the kill, through a TEMP trigger on the importing connection (nothing of it
  * reaches the file): `chunks:N` at the N-th chunk written (inside a batch's transaction), `search_words` at the first
- * word the search-index sync writes (after the batch committed), `meta` when the import records its summary (after
- * the sync committed), `never` for an import that completes.
+ * word the search-index sync writes (after the batch committed), `meta` when the import records its summary; `end`
+ * kills the process once the import has returned, before the connection is closed; `never` lets it complete.
  */
 import { openCorpus } from '../../../src/corpus/open.ts';
 import { importPaths } from '../../../src/ingest/import-paths.ts';
@@ -19,7 +19,7 @@ db.function('die', () => {
 });
 db.exec('CREATE TEMP TABLE seen (n INTEGER)');
 const [table, count] = killAt.split(':');
-if (killAt !== 'never') {
+if (killAt !== 'never' && killAt !== 'end') {
   db.exec(`CREATE TEMP TRIGGER die_at AFTER INSERT ON main.${table} BEGIN
     INSERT INTO temp.seen VALUES (1);
     SELECT CASE WHEN (SELECT count(*) FROM temp.seen) >= ${Number(count ?? 1)} THEN die() END;
@@ -29,5 +29,6 @@ if (killAt !== 'never') {
   }
 }
 const summary = await importPaths(db, sources);
+if (killAt === 'end') process.kill(process.pid, 'SIGKILL');
 db.close();
 console.log(JSON.stringify(summary));
