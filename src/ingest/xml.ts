@@ -22,11 +22,46 @@ const parser = new XMLParser({
   maxNestedTags: 400,
 });
 
-const DOCTYPE = /<!DOCTYPE(?:[^\[>]*|[^\[>]*\[[\s\S]*?\]\s*)>/giu;
+/** Where the DOCTYPE starting at `start` ends (after its '>'), quotes and the internal subset respected; -1 if never. */
+function doctypeEnd(xml: string, start: number): number {
+  let quote = '';
+  let subset = false;
+  for (let at = start + 9; at < xml.length; at++) {
+    const char = xml[at];
+    if (quote) {
+      if (char === quote) quote = '';
+    } else if (char === '"' || char === "'") quote = char;
+    else if (char === '[') subset = true;
+    else if (char === ']') subset = false;
+    else if (char === '>' && !subset) return at + 1;
+  }
+  return -1;
+}
+
+/**
+ * The document without its DOCTYPE. Only the prolog may hold one (before the root element); one anywhere else is
+ * malformed and left for the validator to refuse. One linear pass: hostile input cannot make it slow.
+ */
+function withoutDoctype(xml: string): string {
+  let at = 0;
+  for (;;) {
+    while (at < xml.length && /\s/u.test(xml[at])) at++;
+    const close = xml.startsWith('<?', at) ? '?>' : xml.startsWith('<!--', at) ? '-->' : null;
+    if (close) {
+      const end = xml.indexOf(close, at + 2);
+      if (end < 0) return xml;
+      at = end + close.length;
+      continue;
+    }
+    if (xml.slice(at, at + 9).toUpperCase() !== '<!DOCTYPE') return xml;
+    const end = doctypeEnd(xml, at);
+    return end < 0 ? xml.slice(0, at) : xml.slice(0, at) + xml.slice(end);
+  }
+}
 
 /** Parses an XML document into a preserveOrder tree, with the DOCTYPE removed first. Throws on malformed XML. */
 export function parseXml(xml: string): XmlNode[] {
-  const cleaned = xml.replace(/^\uFEFF/u, '').replace(DOCTYPE, '');
+  const cleaned = withoutDoctype(xml.replace(/^\uFEFF/u, ''));
   // The parser itself is lenient (a truncated file would parse); the validator is strict and fast.
   const valid = XMLValidator.validate(cleaned, { allowBooleanAttributes: true });
   if (valid !== true) throw new Error(`malformed XML: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col})`);

@@ -125,6 +125,17 @@ test('entities declared in a DOCTYPE are never expanded (no XXE, no billion laug
   assert.doesNotMatch(full_text, /root:|lollol/u);
 });
 
+// Guards the linear DOCTYPE scan (src/ingest/xml.ts): a quadratic pattern held a 714 KB file for two minutes. The
+// timeout is a hang guard, not a speed test.
+test('DOCTYPE openers strewn through a document are no DOCTYPE: the file fails as malformed, at once', { timeout: 60_000 }, async (t) => {
+  const { db, dir } = tempCorpus(t);
+  const strewn = riiXml({ doknr: 'DOCTYPE0001', tenor: ['PLACEHOLDER'] }).replace('PLACEHOLDER', '<!DOCTYPE ['.repeat(200_000));
+  writeFileSync(join(dir, 'strewn.xml'), strewn);
+  const summary = await importPaths(db, [join(dir, 'strewn.xml')]);
+  assert.equal(summary.failed.length, 1);
+  assert.match(summary.failed[0].reason, /malformed XML/u);
+});
+
 test('malformed rii documents fail with a reason', async (t) => {
   const { db, dir } = tempCorpus(t);
   writeFileSync(join(dir, 'broken.xml'), SAMPLE.slice(0, 900));
