@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { seedRegistries } from './seed.ts';
 import { rebuildCitationEdges } from '../graph/edges.ts';
-import { rebuildSearchIndex, SEARCH_INDEX_VERSION } from '../search/index-sync.ts';
+import { rebuildSearchIndex, SEARCH_INDEX_VERSION, syncSearchIndex } from '../search/index-sync.ts';
 import { betterSqliteBinding, vecExtensionFile } from '../runtime/executable.ts';
 
 /** A better-sqlite3 connection to a corpus file (sqlite-vec loaded, corpus schema applied when writable). */
@@ -69,6 +69,7 @@ export function openCorpus(path: string, options: OpenCorpusOptions = {}): Corpu
       // The search indexes (schema/corpus.sql, search section) are versioned on their own in meta: a corpus built
       // before search existed, or indexed by an older analysis, is indexed anew here.
       if (getMeta(db, 'search_index_version') !== String(SEARCH_INDEX_VERSION)) rebuildSearchIndex(db);
+      else if (searchQueued(db)) completeSearchIndex(db, path);
       setMeta(db, 'schema_version', String(CORPUS_SCHEMA_VERSION));
       if (created || getMeta(db, 'built_at') === undefined) setMeta(db, 'built_at', new Date().toISOString());
     }
@@ -79,16 +80,37 @@ export function openCorpus(path: string, options: OpenCorpusOptions = {}): Corpu
   }
 }
 
-/** Whether the corpus file is of an older schema version, or holds a search index of an older version. */
+/**
+ * Whether the corpus file is of an older schema version, holds a search index of an older version, or one that an
+ * import cut short left behind its documents.
+ */
 export function corpusNeedsUpgrade(path: string, options: Omit<OpenCorpusOptions, 'readonly'> = {}): boolean {
   const probe = new Database(path, { readonly: true, fileMustExist: true, ...bindingOption(options) });
   try {
     const version = probe.pragma('user_version', { simple: true }) as number;
     if (version === 0) return false;
     const searchIndex = probe.prepare(`SELECT value FROM meta WHERE key = 'search_index_version'`).pluck().get();
-    return version < CORPUS_SCHEMA_VERSION || searchIndex !== String(SEARCH_INDEX_VERSION);
+    return version < CORPUS_SCHEMA_VERSION || searchIndex !== String(SEARCH_INDEX_VERSION) || searchQueued(probe);
   } finally {
     probe.close();
+  }
+}
+
+/** Whether chunks or law units wait for the search index (an import killed before its last step leaves them). */
+function searchQueued(db: CorpusDb): boolean {
+  return db.prepare('SELECT EXISTS (SELECT 1 FROM search_chunk_queue) OR EXISTS (SELECT 1 FROM search_unit_queue)')
+    .pluck().get() === 1;
+}
+
+/**
+ * Indexes what waits in the queues. A failure (an external embedder down) leaves them for the next import or open:
+ * the corpus still opens, its newest documents not yet searchable.
+ */
+function completeSearchIndex(db: CorpusDb, path: string): void {
+  try {
+    syncSearchIndex(db);
+  } catch (error) {
+    console.warn(`juralite: the search index of ${path} could not be completed: ${error instanceof Error ? error.message : error}`);
   }
 }
 
