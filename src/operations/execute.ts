@@ -90,7 +90,7 @@ function createContext(services: Services, caller: Caller, now: Date): Operation
  * them executes or charges anything:
  * 401 → 409 → 403 two-factor → 403 ability → 429 rate → 422 → 402 → 429 volume cap.
  * Then the handler runs, and the charge, the paid-result record, the volume and the handler's own writes commit in
- * one transaction (re-checking the balance, so concurrent calls can never overdraw).
+ * one transaction (re-checking the balance and the daily cap, so concurrent calls can never overdraw or overshoot).
  */
 export async function execute<TArgs, TResult extends object>(
   operation: Operation<TArgs, TResult>,
@@ -126,7 +126,11 @@ export async function execute<TArgs, TResult extends object>(
     const outcome = chargeInTransaction(state, organization, config.plans,
       { operation: operation.name, resultKey, cost }, now);
     if (!outcome.charged) throw insufficientCredits(outcome.cost, outcome.balance.total);
-    if (volume) addVolume(state, organization.id, volume.unit, volume.amount(result, args), now);
+    if (volume) {
+      // Again inside the transaction: calls that passed the check together must not all be served past the cap.
+      assertVolumeLeft(state, organization, config.plans, volume.unit, now);
+      addVolume(state, organization.id, volume.unit, volume.amount(result, args), now);
+    }
     for (const write of ctx.commits) write(state);
     return { metered: true, cost: outcome.cost, credits_remaining: outcome.balance.total };
   }));

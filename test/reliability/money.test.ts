@@ -178,6 +178,21 @@ test('handlers that wait: all 40 pass the checks before the work, yet 10 credits
   assert.equal(ledger.paid, ledger.charges);
 });
 
+// Guards the daily cap's re-check inside the charge's transaction (src/operations/execute.ts): all 20 pass the check
+// before the work together, so only the re-check can hold the count at the cap.
+test(`handlers that wait: 20 full texts pass the cap's first check together, exactly ${DAILY_DOCUMENTS} are served`, async () => {
+  const org = api.org({ plan: 'professional' });
+  expectAtGate(20);
+  const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => send(waiting(7000 + i, true), org.token(), i % 2 === 0)));
+  assert.equal(gate.arrived, 20, 'every call passed the checks before the work');
+  assert.equal(replies.filter((reply) => reply.status === 200).length, DAILY_DOCUMENTS);
+  assert.ok(replies.every((reply) => reply.status === 200 || reply.body.code === 'volume_cap'));
+  const counted = api.services.state.prepare(`SELECT amount FROM daily_counters WHERE organization_id = ? AND unit = 'documents'`)
+    .pluck().get(org.id);
+  assert.equal(counted, DAILY_DOCUMENTS);
+  assert.equal(ledgerOf(org).charges, DAILY_DOCUMENTS, 'a call refused by the cap is not charged');
+});
+
 test('the same result asked 100 times at once, REST and MCP mixed, with 1 credit left: charged once, all 100 served', async () => {
   // Enterprise: the 100 full texts stay under its daily cap (a free repeat still serves a text, which counts).
   const org = api.org({ plan: 'enterprise' });
