@@ -89,9 +89,14 @@ export function chargeInTransaction(
   };
 }
 
+/** The largest single grant: far above any plan, far below where integers stop being exact. */
+export const MAX_GRANT = 1_000_000_000;
+
 /** Adds bonus credits (an operator's grant); they do not expire. */
 export function grantCredits(db: StateDb, organizationId: string, amount: number, note: string, now: Date): void {
-  if (!Number.isInteger(amount) || amount <= 0) throw new Error(`A grant is a positive whole number, not ${amount}.`);
+  if (!Number.isSafeInteger(amount) || amount <= 0 || amount > MAX_GRANT) {
+    throw new Error(`A grant is a positive whole number up to ${MAX_GRANT}, not ${amount}.`);
+  }
   sql(db, `INSERT INTO ledger (organization_id, at, month, kind, bonus_delta, note) VALUES (?, ?, ?, 'grant', ?, ?)`)
     .run(organizationId, now.toISOString(), utcMonth(now), amount, note);
 }

@@ -30,7 +30,7 @@ function dispatch(state: StateDb, command: string, flags: Flags, now: Date): unk
     case 'user enable-2fa':
       return { user: setTwoFactor(state, required(flags, 'user'), true) };
     case 'token create': {
-      const days = flags.days === undefined ? undefined : Number(flags.days);
+      const days = flags.days === undefined ? undefined : wholeNumber(flags.days as string, 'days');
       const { token, record } = createToken(state, {
         organizationId: required(flags, 'org'),
         userId: flags.user as string | undefined,
@@ -49,7 +49,7 @@ function dispatch(state: StateDb, command: string, flags: Flags, now: Date): unk
       return { organization_id: required(flags, 'org'), ...balanceOf(state, organizationOrFail(state, flags), loadConfig().plans, now) };
     case 'credits grant': {
       const organization = organizationOrFail(state, flags);
-      grantCredits(state, organization.id, Number(required(flags, 'amount')), (flags.note as string) ?? 'granted by an operator', now);
+      grantCredits(state, organization.id, wholeNumber(required(flags, 'amount'), 'amount'), (flags.note as string) ?? 'granted by an operator', now);
       return { organization_id: organization.id, ...balanceOf(state, organization, loadConfig().plans, now) };
     }
     default:
@@ -68,4 +68,10 @@ function required(flags: Flags, name: string): string {
   const value = flags[name];
   if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
   return value;
+}
+
+/** A flag holding a whole number written as digits (`1e308`, `0x10` and `2.0` are refused, not reinterpreted). */
+function wholeNumber(value: string, name: string): number {
+  if (!/^\d{1,15}$/u.test(value.trim())) throw new UsageError(`--${name} must be a whole number, not "${value}"`);
+  return Number(value);
 }

@@ -23,6 +23,18 @@ test('org, user, token and credits commands print one JSON object each', () => {
     assert.equal(juralite(['user', 'verify', '--user', user.id, ...state]).user.verified, true);
     assert.equal(juralite(['user', 'enable-2fa', '--user', user.id, ...state]).user.two_factor_enabled, true);
     assert.equal(juralite(['credits', 'grant', '--org', org, '--amount', '70', ...state]).total, 630);
+    // Whole numbers within bounds only: 1e308 passed Number.isInteger and was stored (reliability finding).
+    for (const [args, message] of [
+      [['credits', 'grant', '--amount', '1e308'], /--amount must be a whole number/],
+      [['credits', 'grant', '--amount', '2.5'], /--amount must be a whole number/],
+      [['credits', 'grant', '--amount', '2000000000'], /positive whole number up to 1000000000/],
+      [['token', 'create', '--abilities', 'all', '--days', '0x10'], /--days must be a whole number/],
+    ] as [string[], RegExp][]) {
+      const refused = spawnSync(process.execPath, [BIN, ...args, '--org', org, ...state], { encoding: 'utf8' });
+      assert.notEqual(refused.status, 0, args.join(' '));
+      assert.match(refused.stderr, message);
+    }
+    assert.equal(juralite(['credits', 'show', '--org', org, ...state]).total, 630, 'nothing refused was granted');
     const token = juralite(['token', 'create', '--org', org, '--user', user.id, '--abilities', 'read,search', '--days', '30', ...state]);
     assert.match(token.token, /^jl_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
     assert.deepEqual(token.abilities, ['read', 'search']);
