@@ -7,6 +7,7 @@ import { openState } from './accounts/state-db.ts';
 import { RateWindows } from './accounts/limits.ts';
 import { loadConfig, type Config } from './config.ts';
 import { createApp } from './http/app.ts';
+import { parserRefusal } from './http/responses.ts';
 import type { Operation, Services } from './operations/operation.ts';
 import { stopUploads, uploadsOf } from './uploads/service.ts';
 
@@ -52,6 +53,10 @@ export async function listen(
   uploadsOf(services);
   const server = createServer(toNodeHandler(createApp(services, operations)));
   server.keepAliveTimeout = 5_000;
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (socket.writable && !socket.writableEnded) socket.end(parserRefusal(error, services.config));
+    else socket.destroy();
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

@@ -40,3 +40,20 @@ export function problemResponse(error: unknown, config: Config, extra: Record<st
   if (apiError.extras.retry_after_seconds !== undefined) headers.set('retry-after', String(apiError.extras.retry_after_seconds));
   return new Response(JSON.stringify(problemBody(apiError, config)), { status: apiError.status, headers });
 }
+
+/**
+ * A request Node's HTTP parser refused before any handler saw it (a head over 16 KB: 431; broken framing: 400),
+ * written straight to the socket as a problem, with the release header like every other answer.
+ */
+export function parserRefusal(error: NodeJS.ErrnoException, config: Config): string {
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const body = JSON.stringify({
+    type: `${config.docsUrl}/api/errors#request_unreadable`,
+    title: STATUS_CODES[status],
+    status,
+    detail: status === 431 ? 'The request head is larger than 16 KB.' : 'The request could not be read as HTTP.',
+    code: 'request_unreadable',
+  });
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: ${PROBLEM_TYPE}\r\nx-service-api-release: ${config.release}\r\n`
+    + `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+}

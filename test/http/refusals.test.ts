@@ -4,6 +4,7 @@
  * charges anything.
  */
 import { test, before, after } from 'node:test';
+import { connect } from 'node:net';
 import assert from 'node:assert/strict';
 import { startApi, type Api } from '../helpers/api.ts';
 import { SMALL } from '../helpers/small-corpus.ts';
@@ -219,4 +220,33 @@ test('unknown routes are 404 problems and wrong methods 405 problems with Allow'
   const wrong = await api.call('DELETE', DECISION);
   assertProblem(wrong, 405, 'method_not_allowed');
   assert.equal(wrong.headers.get('allow'), 'GET');
+});
+
+/** Writes raw bytes to the server and reads everything it answers until it closes the connection. */
+function rawExchange(url: string, request: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(request));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk) => { answer += chunk; });
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+// Guards the clientError handler (src/server.ts): Node's own parser refusals were bare 431/400 answers.
+test('requests Node cannot parse get problems too: 431 for a head over 16 KB, 400 for broken HTTP; the server serves on', async () => {
+  for (const [request, status] of [
+    [`GET /api/v1/openapi.json HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+    ['NOT HTTP AT ALL\r\n\r\n', 400],
+  ] as const) {
+    const answer = await rawExchange(api.url, request);
+    const [head, body] = answer.split('\r\n\r\n');
+    assert.match(head, new RegExp(`^HTTP/1\\.1 ${status} `));
+    assert.match(head, /content-type: application\/problem\+json/);
+    assert.match(head, new RegExp(`x-service-api-release: ${api.services.config.release}`));
+    assert.deepEqual({ status: JSON.parse(body).status, code: JSON.parse(body).code }, { status, code: 'request_unreadable' });
+  }
+  assert.equal((await api.call('GET', '/api/v1/openapi.json')).status, 200);
 });
