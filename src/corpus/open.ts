@@ -52,6 +52,10 @@ export function openCorpus(path: string, options: OpenCorpusOptions = {}): Corpu
     if (vecExtension) db.loadExtension(vecExtension);
     else sqliteVec.load(db);
     const version = db.pragma('user_version', { simple: true }) as number;
+    const holdsDecisions = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'decisions'`).get();
+    if (version > 0 && !holdsDecisions) {
+      throw new Error(`${path} is no juralite corpus (it has no decisions table; the state database, say, is another file)`);
+    }
     if (version > CORPUS_SCHEMA_VERSION) {
       throw new Error(`corpus ${path} has schema version ${version}; this juralite reads up to ${CORPUS_SCHEMA_VERSION}`);
     }

@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CORPUS_SCHEMA_VERSION, getMeta, openCorpus } from '../../src/corpus/open.ts';
 import { findLaw } from '../../src/corpus/law-store.ts';
+import { openState } from '../../src/accounts/state-db.ts';
 
 function tempDb(t: { after: (fn: () => void) => void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'juralite-open-'));
@@ -79,4 +80,13 @@ test('a corpus of a newer schema version is refused', (t) => {
   db.pragma(`user_version = ${CORPUS_SCHEMA_VERSION + 1}`);
   db.close();
   assert.throws(() => openCorpus(path), /schema version/);
+});
+
+test('another SQLite file (the state database, say) is refused as no corpus, and left as it was', (t) => {
+  const path = tempDb(t);
+  openState(path).close();
+  const before = readFileSync(path);
+  assert.throws(() => openCorpus(path), /is no juralite corpus/);
+  assert.throws(() => openCorpus(path, { readonly: true }), /is no juralite corpus/);
+  assert.deepEqual(readFileSync(path), before);
 });
