@@ -204,6 +204,18 @@ CREATE INDEX IF NOT EXISTS coverage_ranges_court ON coverage_ranges(court);
 -- Tenor) rank above body (Tatbestand, Gründe).
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
   title, lead, body, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 0');
+-- The same columns per decision (all its chunks, in position order): keyword and hybrid rank decisions here, so BM25
+-- scores one row per matching decision instead of one per matching passage (a common word: ~10,000 rows, not ~90,000);
+-- the passages shown are then picked among the page's decisions' chunks. rowid = search_docs.doc_id.
+CREATE VIRTUAL TABLE IF NOT EXISTS decisions_fts USING fts5(
+  title, lead, body, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 0');
+-- The integer row of a decision in decisions_fts (decisions.id is a UUID). A deleted decision takes its row with it.
+CREATE TABLE IF NOT EXISTS search_docs (
+  doc_id      INTEGER PRIMARY KEY,
+  decision_id TEXT NOT NULL UNIQUE REFERENCES decisions(id) ON DELETE CASCADE
+);
+CREATE TRIGGER IF NOT EXISTS search_docs_delete AFTER DELETE ON search_docs
+  BEGIN DELETE FROM decisions_fts WHERE rowid = old.doc_id; END;
 -- Law units: title ('§ 573 BGB' and the law's name), heading, text.
 CREATE VIRTUAL TABLE IF NOT EXISTS law_units_fts USING fts5(
   title, heading, body, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 0');
@@ -230,6 +242,9 @@ CREATE TRIGGER IF NOT EXISTS law_units_search_delete AFTER DELETE ON law_units
 -- The decision columns that search filters read, in one covering index: a filtered FTS5 query joins every matching
 -- passage to its decision, and reading the decision rows themselves (full_text inline) cost a page each.
 CREATE INDEX IF NOT EXISTS search_decision_filters ON decisions(id, court, date, document_kind);
+-- frequently_cited_by_results reads the case edges of a page's decisions (src/search/cited-by-results.ts): covering,
+-- so it does not read every edge row of 20 decisions (about 1,000, three quarters of them statute edges).
+CREATE INDEX IF NOT EXISTS search_case_edges ON citation_edges(from_decision_id, to_decision_id) WHERE reference_type = 'case';
 -- Semantic search (src/search/vector-*.ts, docs/search.md "Semantic"): one vector per decision. meta.search_embedder
 -- records the embedder that made them (JSON: the corpus-trained model or an external model); search_model_words holds
 -- the trained model's words. The float vectors (centered, unit length) re-rank; their sign bits live in the vec0

@@ -9,7 +9,7 @@ import { queryVector, recordedEmbedder, type QueryVector } from './embedder.ts';
 import { exactCitationOf, exactCitationSearch } from './exact-citation.ts';
 import { filterSql, hasSearchIndex, type DecisionFilters, type FilterSql } from './filters.ts';
 import { reciprocalRankFusion, type ArmEntry } from './fusion.ts';
-import { byDecision, lexicalArm } from './lexical.ts';
+import { lexicalArm, lexicalPassages } from './lexical.ts';
 import { normArm } from './norm-arm.ts';
 import { planQuery, type SearchPlan } from './plan.ts';
 import { matchExpression } from './query.ts';
@@ -59,7 +59,7 @@ export interface DecisionSearchAnswer {
   top_confidence: string;
 }
 
-export const LEXICAL_BASIS = 'matching_indexed_passages_lexical_arm';
+export const LEXICAL_BASIS = 'matching_decisions_lexical_arm';
 
 /** Fails honestly (503) when the corpus file was never indexed for search. */
 export function assertSearchable(db: Database.Database): void {
@@ -70,10 +70,11 @@ export function assertSearchable(db: Database.Database): void {
 
 function keywordRanking(db: Database.Database, plan: SearchPlan, filters: FilterSql): Ranking {
   const lexical = lexicalArm(db, matchExpression(plan.groups, true), filters);
-  const decisions = byDecision(lexical.hits);
+  const decisions = lexical.hits.map((hit) => ({ decision_id: hit.decision_id, chunks: [] }));
   return {
     decisions, total: lexical.total, basis: LEXICAL_BASIS, candidatePool: lexical.hits.length,
     exhaustive: lexical.exhaustive, plan, expansion: plan.expansion, mode: 'keyword',
+    fillPage: (entries) => entries.map((entry) => ({ ...entry, chunks: lexicalPassages(db, entry.decision_id, plan.groups) })),
   };
 }
 
@@ -97,7 +98,8 @@ function semanticRanking(db: Database.Database, args: DecisionFilters, qv: Query
 
 function hybridRanking(db: Database.Database, args: DecisionFilters, qv: QueryVector | null, plan: SearchPlan, filters: FilterSql): Ranking {
   const lexical = lexicalArm(db, matchExpression(plan.groups, false), filters);
-  const lexicalEntries: ArmEntry[] = byDecision(lexical.hits);
+  const lexicalEntries: ArmEntry[] = lexical.hits.map((hit) => ({ decision_id: hit.decision_id, chunks: [] }));
+  const lexicalIds = new Set(lexical.hits.map((hit) => hit.decision_id));
   const vector = semanticArm(db, qv, args, filters);
   const norms = normArm(db, plan.norms, [...new Set([...lexicalEntries, ...vector.entries].map((entry) => entry.decision_id))]);
   const fused = reciprocalRankFusion([{ entries: lexicalEntries }, { entries: vector.entries }, { entries: norms, weight: 0.5 }]);
@@ -105,7 +107,10 @@ function hybridRanking(db: Database.Database, args: DecisionFilters, qv: QueryVe
     decisions: fused, total: lexical.total, basis: LEXICAL_BASIS,
     candidatePool: lexical.hits.length + vector.candidates + norms.length,
     exhaustive: lexical.exhaustive, plan, expansion: plan.expansion, mode: 'hybrid',
-    fillPage: withPassages(db, qv, plan),
+    // A decision the lexical arm found shows the passages holding the query's words; one found by its vector alone,
+    // the passages nearest to the query.
+    fillPage: (entries) => withPassages(db, qv, plan)(entries.map((entry) => (lexicalIds.has(entry.decision_id)
+      ? { ...entry, chunks: lexicalPassages(db, entry.decision_id, plan.groups) } : entry))),
   };
 }
 

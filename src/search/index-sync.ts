@@ -10,9 +10,9 @@ import { beginVectorSync, type VectorSync } from './vector-sync.ts';
 
 /**
  * Bumped when the analysis changes or the indexes gain a part: a corpus indexed by an older version is re-indexed
- * when opened for writing. 2: decision vectors (semantic search).
+ * when opened for writing. 2: decision vectors (semantic search). 3: decisions_fts (keyword ranking per decision).
  */
-export const SEARCH_INDEX_VERSION = 2;
+export const SEARCH_INDEX_VERSION = 3;
 const BATCH = 2_000;
 /** Only long words can be compounds worth finding by their last part. */
 const COMPOUND_MIN = 7;
@@ -51,8 +51,43 @@ function flushWords(db: Database.Database, words: Map<string, string>): void {
   words.clear();
 }
 
+/** A decision's row of decisions_fts as the drain gathers it from its chunks. */
+interface DecisionDoc { id: string; chunks: number; title: string; lead: string[]; body: string[] }
+
+/**
+ * Writes a decision's row of decisions_fts (replacing the one it had). When the drain did not see all of its chunks
+ * (only some were re-indexed), the row is made from all of them as stored.
+ */
+function writeDecisionDoc(db: Database.Database, doc: DecisionDoc): void {
+  const stored = sql<[string], { n: number }>(db, 'SELECT count(*) AS n FROM chunks WHERE decision_id = ?').get(doc.id)!.n;
+  if (stored !== doc.chunks) {
+    const title = sql<[string], { title: string | null }>(db, 'SELECT title FROM decisions WHERE id = ?').get(doc.id)?.title ?? null;
+    doc = { id: doc.id, chunks: stored, title: analyzedText(title ?? ''), lead: [], body: [] };
+    for (const chunk of sql<[string], { text: string; section: string | null }>(db,
+      'SELECT text, section FROM chunks WHERE decision_id = ? ORDER BY position').all(doc.id)) {
+      (LEAD_SECTIONS.has(chunk.section ?? '') ? doc.lead : doc.body).push(analyzedText(chunk.text));
+    }
+  }
+  if (stored === 0) {
+    sql(db, 'DELETE FROM search_docs WHERE decision_id = ?').run(doc.id);
+    return;
+  }
+  const held = sql<[string], { doc_id: number }>(db, 'SELECT doc_id FROM search_docs WHERE decision_id = ?').get(doc.id);
+  let docId: number | bigint;
+  if (held) {
+    docId = held.doc_id;
+    sql(db, 'DELETE FROM decisions_fts WHERE rowid = ?').run(docId);
+  } else {
+    docId = sql(db, 'INSERT INTO search_docs (decision_id) VALUES (?)').run(doc.id).lastInsertRowid;
+  }
+  sql(db, 'INSERT INTO decisions_fts (rowid, title, lead, body) VALUES (?, ?, ?, ?)')
+    .run(docId, doc.title, doc.lead.join(' '), doc.body.join(' '));
+}
+
 function drainChunks(db: Database.Database, words: Map<string, string>, vectors: VectorSync): number {
   let done = 0;
+  let removed = false;
+  let doc = null as DecisionDoc | null;
   const remove = sql(db, 'DELETE FROM chunks_fts WHERE rowid = ?');
   const insert = sql(db, 'INSERT INTO chunks_fts (rowid, title, lead, body) VALUES (?, ?, ?, ?)');
   const dequeue = sql(db, 'DELETE FROM search_chunk_queue WHERE chunk_id <= ?');
@@ -61,9 +96,12 @@ function drainChunks(db: Database.Database, words: Map<string, string>, vectors:
       SELECT q.chunk_id, q.indexed, c.decision_id, c.text, c.section, c.position, d.title FROM search_chunk_queue q
       LEFT JOIN chunks c ON c.id = q.chunk_id LEFT JOIN decisions d ON d.id = c.decision_id
       ORDER BY q.chunk_id LIMIT ?`).all(BATCH);
-    if (rows.length === 0) return done;
+    if (rows.length === 0) break;
     for (const row of rows) {
-      if (row.indexed) remove.run(row.chunk_id);
+      if (row.indexed) {
+        remove.run(row.chunk_id);
+        removed = true;
+      }
       if (row.text === null) continue;
       const title = row.position === 0 && row.title ? tokenize(row.title) : [];
       const tokens = indexTokens(row.text, words);
@@ -71,11 +109,24 @@ function drainChunks(db: Database.Database, words: Map<string, string>, vectors:
       const lead = LEAD_SECTIONS.has(row.section ?? '');
       insert.run(row.chunk_id, stems(title), lead ? text : '', lead ? '' : text);
       vectors.chunk({ decisionId: row.decision_id!, section: row.section, title, tokens });
+      if (doc?.id !== row.decision_id) {
+        if (doc) writeDecisionDoc(db, doc);
+        doc = { id: row.decision_id!, chunks: 0, title: '', lead: [], body: [] };
+      }
+      doc.chunks++;
+      if (title.length > 0) doc.title = stems(title);
+      (lead ? doc.lead : doc.body).push(text);
       done++;
     }
     dequeue.run(rows.at(-1)!.chunk_id);
     flushWords(db, words);
   }
+  if (doc) writeDecisionDoc(db, doc);
+  // Passages deleted without new ones (a decision kept without chunks) leave no decision row behind.
+  if (removed) {
+    db.exec(`DELETE FROM search_docs WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.decision_id = search_docs.decision_id)`);
+  }
+  return done;
 }
 
 /** '§ 573 BGB' as a law unit is cited (the title column, so a citation query finds the unit first). */
@@ -136,7 +187,8 @@ export function syncSearchIndex(db: Database.Database, options: SyncOptions = {}
 /** Indexes everything anew (a corpus indexed by an older analysis, or one from before search existed). */
 export function rebuildSearchIndex(db: Database.Database, options: Omit<SyncOptions, 'rebuild'> = {}): void {
   db.transaction(() => {
-    db.exec(`INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all');
+    db.exec(`DELETE FROM search_docs; INSERT INTO decisions_fts (decisions_fts) VALUES ('delete-all');
+      INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all');
       INSERT INTO law_units_fts (law_units_fts) VALUES ('delete-all'); DELETE FROM search_words;
       DELETE FROM search_chunk_queue; DELETE FROM search_unit_queue;
       INSERT INTO search_chunk_queue (chunk_id) SELECT id FROM chunks;

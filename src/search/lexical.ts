@@ -1,66 +1,104 @@
-// The lexical arm: FTS5 over decision chunks, BM25 with field weights, filters joined inside the query (so a filter
-// never empties a page that the unfiltered pool would have filled with other decisions).
+// The lexical arm: FTS5 over decisions (decisions_fts: a decision's chunks in one row, the same columns as chunks_fts),
+// BM25 with field weights, filters joined inside the query (so a filter never empties a page that the unfiltered pool
+// would have filled with other decisions). The passages shown for a decision are picked afterwards among its chunks,
+// for the page's decisions only (lexicalPassages).
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
+import { foldWord } from './analyze.ts';
 import type { FilterSql } from './filters.ts';
+import type { TermGroup } from './query.ts';
 
-/** BM25 weights of chunks_fts columns: title, lead (Leitsatz, Orientierungssatz, Tenor), body (Tatbestand, Gründe). */
+/** BM25 weights of the chunks_fts and decisions_fts columns: title, lead (Leitsatz, Orientierungssatz, Tenor), body. */
 export const CHUNK_WEIGHTS = [4, 2.5, 1] as const;
-/** Passages read per query: enough for 10 pages of 20 decisions in all but pathological cases. */
-export const CHUNK_POOL = 1000;
-/** Matching passages are counted up to this number; beyond it total_available is a floor. */
+/** Decisions ranked per query: ten pages of 20. */
+export const DECISION_POOL = 200;
+/** Matching decisions are counted up to this number; beyond it total_available is a floor. */
 export const COUNT_CAP = 10_000;
+/** Passages shown per decision. */
+const PASSAGES = 3;
 
-export interface ChunkHit {
-  chunk_id: number;
+export interface DecisionHit {
   decision_id: string;
   /** BM25 as FTS5 gives it: lower is better. */
   score: number;
 }
 
 export interface LexicalResult {
-  hits: ChunkHit[];
-  /** Matching passages (a floor when `is_floor`). */
+  hits: DecisionHit[];
+  /** Matching decisions (a floor when `is_floor`). */
   total: { value: number; is_floor: boolean };
-  /** The pool held every matching passage. */
+  /** The pool held every matching decision. */
   exhaustive: boolean;
 }
 
-const BM25 = `bm25(chunks_fts, ${CHUNK_WEIGHTS.join(', ')})`;
+const BM25 = `bm25(decisions_fts, ${CHUNK_WEIGHTS.join(', ')})`;
 
 /**
- * Runs the FTS5 expression over chunks with the filters; an empty expression matches nothing. Without filters, FTS5
- * ranks alone and only the pool's passages are joined to their chunks: joining every match first (to read its
- * decision id) tripled the cost of a common term at 100k decisions. With filters, the join to the decision sits inside
- * the ranking, so a filter never empties a page that other decisions would have filled.
+ * Runs the FTS5 expression over decisions with the filters; an empty expression matches nothing. Without filters,
+ * FTS5 ranks alone and only the pool's rows are joined to their decision ids; with filters, the join to the decision
+ * sits inside the ranking.
  */
-export function lexicalArm(db: Database.Database, expression: string, filters: FilterSql, pool = CHUNK_POOL): LexicalResult {
+export function lexicalArm(db: Database.Database, expression: string, filters: FilterSql, pool = DECISION_POOL): LexicalResult {
   if (expression === '') return { hits: [], total: { value: 0, is_floor: false }, exhaustive: true };
   const hits = filters.active
-    ? sql<unknown[], ChunkHit>(db, `
-      SELECT f.rowid AS chunk_id, c.decision_id, ${BM25} AS score
-      FROM chunks_fts f JOIN chunks c ON c.id = f.rowid JOIN decisions d ON d.id = c.decision_id
-      WHERE chunks_fts MATCH ?${filters.where} ORDER BY score LIMIT ?`).all(expression, ...filters.params, pool)
-    : sql<unknown[], ChunkHit>(db, `
-      SELECT r.chunk_id, c.decision_id, r.score FROM
-        (SELECT rowid AS chunk_id, ${BM25} AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?) r
-      JOIN chunks c ON c.id = r.chunk_id ORDER BY r.score`).all(expression, pool);
+    ? sql<unknown[], DecisionHit>(db, `
+      SELECT s.decision_id, ${BM25} AS score
+      FROM decisions_fts f JOIN search_docs s ON s.doc_id = f.rowid JOIN decisions d ON d.id = s.decision_id
+      WHERE decisions_fts MATCH ?${filters.where} ORDER BY score LIMIT ?`).all(expression, ...filters.params, pool)
+    : sql<unknown[], DecisionHit>(db, `
+      SELECT s.decision_id, r.score FROM
+        (SELECT rowid AS doc_id, ${BM25} AS score FROM decisions_fts WHERE decisions_fts MATCH ? ORDER BY score LIMIT ?) r
+      JOIN search_docs s ON s.doc_id = r.doc_id ORDER BY r.score`).all(expression, pool);
   if (hits.length < pool) return { hits, total: { value: hits.length, is_floor: false }, exhaustive: true };
   const { n } = filters.active
-    ? sql<unknown[], { n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM chunks_fts f JOIN chunks c ON c.id = f.rowid
-      JOIN decisions d ON d.id = c.decision_id WHERE chunks_fts MATCH ?${filters.where} LIMIT ?)`).get(expression, ...filters.params, COUNT_CAP + 1)!
-    : sql<unknown[], { n: number }>(db, 'SELECT count(*) AS n FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)')
+    ? sql<unknown[], { n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM decisions_fts f JOIN search_docs s ON s.doc_id = f.rowid
+      JOIN decisions d ON d.id = s.decision_id WHERE decisions_fts MATCH ?${filters.where} LIMIT ?)`).get(expression, ...filters.params, COUNT_CAP + 1)!
+    : sql<unknown[], { n: number }>(db, 'SELECT count(*) AS n FROM (SELECT 1 FROM decisions_fts WHERE decisions_fts MATCH ? LIMIT ?)')
       .get(expression, COUNT_CAP + 1)!;
   return { hits, total: { value: Math.min(n, COUNT_CAP), is_floor: n > COUNT_CAP }, exhaustive: false };
 }
 
-/** Decisions in the order of their best passage, with up to three passages each. */
-export function byDecision(hits: ChunkHit[]): { decision_id: string; chunks: number[]; score: number }[] {
-  const decisions = new Map<string, { decision_id: string; chunks: number[]; score: number }>();
-  for (const hit of hits) {
-    const held = decisions.get(hit.decision_id);
-    if (!held) decisions.set(hit.decision_id, { decision_id: hit.decision_id, chunks: [hit.chunk_id], score: hit.score });
-    else if (held.chunks.length < 3) held.chunks.push(hit.chunk_id);
-  }
-  return [...decisions.values()];
+const LEAD_SECTIONS = new Set(['Leitsatz', 'Orientierungssatz', 'Tenor']);
+
+/** Each group's stems (words, compounds, phrase and norm words). */
+function groupStems(groups: TermGroup[]): string[][] {
+  return groups.map((group) => group.alternatives.flatMap((alternative) => (alternative.kind === 'words'
+    ? alternative.terms.flatMap((term) => [term.stem, ...term.compounds]) : alternative.stems)));
+}
+
+/**
+ * The passages that earned a decision its lexical rank (best first): the chunks answering most query groups, then
+ * those where the matches are densest (Leitsatz, Orientierungssatz and Tenor weighted 2.5 as in BM25), then position.
+ * Chunks without any match only when none has one (the decision matched by its title). Read off the folded text
+ * without stemming it (a word answers a stem when it begins with it, as the stems are prefixes of the folded words):
+ * a page reads some 200 chunks, and tokenizing them all cost more than the ranking. The snippets mark the exact
+ * matches (snippets.ts).
+ */
+export function lexicalPassages(db: Database.Database, decisionId: string, groups: TermGroup[]): number[] {
+  const chunks = sql<[string], { id: number; section: string | null; text: string }>(db,
+    'SELECT id, section, text FROM chunks WHERE decision_id = ? ORDER BY position').all(decisionId);
+  const stemsByGroup = groupStems(groups);
+  const all = [...new Set(stemsByGroup.flat())].filter((stem) => stem.length > 0).sort((a, b) => b.length - a.length);
+  if (all.length === 0 || chunks.length <= 1) return chunks.slice(0, PASSAGES).map((chunk) => chunk.id);
+  // Matched in the text as stored (folding every chunk first cost as much as the scan): a, o, u also as umlauts, ss
+  // also as ß, any case.
+  const surface = (stem: string) => stem.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&').replace(/ss/gu, '(?:ss|ß)')
+    .replace(/a/gu, '[aä]').replace(/o/gu, '[oö]').replace(/u/gu, '[uü]');
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${all.map(surface).join('|')})`, 'giu');
+  const groupsOf = new Map(all.map((stem) => [stem,
+    stemsByGroup.flatMap((stems, index) => (stems.some((other) => stem.startsWith(other)) ? [index] : []))]));
+  const scored = chunks.map((chunk, position) => {
+    const answered = new Set<number>();
+    let matches = 0;
+    for (const match of chunk.text.matchAll(pattern)) {
+      matches++;
+      for (const index of groupsOf.get(foldWord(match[0])) ?? []) answered.add(index);
+    }
+    const weight = LEAD_SECTIONS.has(chunk.section ?? '') ? 2.5 : 1;
+    return { id: chunk.id, answered: answered.size, density: (weight * matches) / (chunk.text.length / 8 + 10), position };
+  });
+  const matching = scored.filter((chunk) => chunk.answered > 0);
+  return (matching.length > 0 ? matching : scored)
+    .sort((a, b) => b.answered - a.answered || b.density - a.density || a.position - b.position)
+    .slice(0, PASSAGES).map((chunk) => chunk.id);
 }

@@ -41,8 +41,12 @@ interface ChunkRow { id: number; section: string | null; rn_from: number | null;
 
 /** Share of the query's groups that the passages answer: all (high), at least half (medium), fewer (low). */
 export function confidenceOf(groups: TermGroup[], texts: string[]): Confidence {
+  return confidenceOfStems(groups, new Set(texts.flatMap((text) => tokenize(text).map((token) => token.stem))));
+}
+
+/** The same from the stems the passages hold (those matching the query suffice: snippets.ts collects them). */
+function confidenceOfStems(groups: TermGroup[], stems: Set<string>): Confidence {
   if (groups.length === 0) return 'low';
-  const stems = new Set(texts.flatMap((text) => tokenize(text).map((token) => token.stem)));
   const matched = groups.filter((group) => {
     const isMatch = termMatcher([group]);
     return [...stems].some(isMatch);
@@ -79,8 +83,8 @@ export function decisionItems(db: Database.Database, ranked: RankedDecision[], g
     if (!row) continue;
     const chunks = entry.chunks.map((id) => chunk.get(id)).filter((c): c is ChunkRow => c !== undefined);
     if (chunks.length === 0) continue;
-    const snippets = chunks.map((c) => passageSnippet(db, row.id, c,
-      entry.exact ? snippetAround(c.text, entry.exact) : snippetOf(c.text, isMatch)));
+    const cut = chunks.map((c) => (entry.exact ? snippetAround(c.text, entry.exact) : snippetOf(c.text, isMatch)));
+    const snippets = chunks.map((c, i) => passageSnippet(db, row.id, c, cut[i]));
     const best = chunks[0];
     items.push({
       id: row.id,
@@ -96,7 +100,7 @@ export function decisionItems(db: Database.Database, ranked: RankedDecision[], g
       rn_range: best.rn_from !== null ? `${best.rn_from}-${best.rn_to ?? best.rn_from}` : null,
       fundstelle: null,
       ...FORTGELTUNG,
-      confidence: entry.exact ? 'high' : confidenceOf(groups, chunks.map((c) => c.text)),
+      confidence: entry.exact ? 'high' : confidenceOfStems(groups, new Set(cut.flatMap((snippet) => [...snippet.matchedStems]))),
     });
   }
   return items;

@@ -35,9 +35,12 @@ test('keyword: a decision item has every field; a compound is found by its last 
   const body = reply.body;
   assert.equal(body.mode, 'keyword');
   assert.deepEqual(Object.keys(body.total_available).sort(), ['is_floor', 'value']);
-  assert.equal(body.total_available_basis, 'matching_indexed_passages_lexical_arm');
+  assert.equal(body.total_available_basis, 'matching_decisions_lexical_arm');
   assert.equal(typeof body.candidate_pool, 'number');
   assert.equal(body.pool_exhaustive, true);
+  // The basis is matching decisions: with an exhaustive pool, the count is the decisions listed.
+  assert.deepEqual(body.total_available, { value: body.results.length, is_floor: false });
+  assert.equal(body.candidate_pool, body.results.length);
   assert.equal(body.page, 1);
   assert.equal(body.limit, 20);
   assert.deepEqual(body.query_expansion, {

@@ -54,3 +54,26 @@ test('a corpus without a search index is indexed when opened for writing (jurali
   t.after(() => upgraded.close());
   assert.deepEqual(await keyword(upgraded, 'Schimmel'), ['VIII ZR 2/24']);
 });
+
+test('keyword ranks decisions: every word somewhere in the decision, one row per decision that follows deletes; the passages shown hold the words', async (t) => {
+  const dir = corpusDir(t);
+  const db = openCorpus(join(dir, 'corpus.db'));
+  t.after(() => db.close());
+  const file = join(dir, 'b.xml');
+  const long = (words: string) => `${words} ${'Die Kammer hat den Sachverhalt geprüft. '.repeat(40)}`;
+  writeFileSync(file, riiXml({ doknr: 'SRCH00000003', datum: '20240117', aktenzeichen: 'VIII ZR 3/24', gruende: [
+    { rn: 1, text: long('Der Vermieter machte Eigenbedarf geltend.') }, { rn: 2, text: long('Die Sozialklausel greift nicht.') },
+    { rn: 3, text: long('Der Schimmel in der Wohnung war unerheblich.') }] }));
+  await importPaths(db, [file]);
+  const docs = () => db.prepare('SELECT (SELECT count(*) FROM search_docs) AS docs, (SELECT count(*) FROM decisions_fts) AS rows').get();
+  assert.deepEqual(docs(), { docs: 1, rows: 1 });
+  const answer = await searchDecisions(db, { query: 'Eigenbedarf Schimmel', mode: 'keyword', limit: 20, page: 1, bridge: false });
+  assert.deepEqual(answer.results.map((r) => r.aktenzeichen), ['VIII ZR 3/24'], 'the words sit in two passages of one decision');
+  assert.equal(answer.total_available_basis, 'matching_decisions_lexical_arm');
+  const marked = answer.results[0].snippets.filter((s) => s.text.includes('<mark>'));
+  assert.ok(marked.length >= 2, JSON.stringify(answer.results[0].snippets));
+  assert.ok(marked.some((s) => s.rn === 1) && marked.some((s) => s.rn === 3), JSON.stringify(answer.results[0].snippets));
+  db.prepare('DELETE FROM decisions WHERE doknr = ?').run('SRCH00000003');
+  assert.deepEqual(docs(), { docs: 0, rows: 0 }, 'a deleted decision takes its row along');
+  assert.deepEqual(await keyword(db, 'Schimmel'), []);
+});
