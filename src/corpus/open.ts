@@ -52,8 +52,9 @@ export function openCorpus(path: string, options: OpenCorpusOptions = {}): Corpu
     if (vecExtension) db.loadExtension(vecExtension);
     else sqliteVec.load(db);
     const version = db.pragma('user_version', { simple: true }) as number;
-    const holdsDecisions = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'decisions'`).get();
-    if (version > 0 && !holdsDecisions) {
+    // A new corpus is an empty file; anything else must already be one (never write a schema into another database).
+    const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[];
+    if (tables.length > 0 && !tables.includes('decisions')) {
       throw new Error(`${path} is no juralite corpus (it has no decisions table; the state database, say, is another file)`);
     }
     if (version > CORPUS_SCHEMA_VERSION) {

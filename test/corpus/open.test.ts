@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { CORPUS_SCHEMA_VERSION, getMeta, openCorpus } from '../../src/corpus/open.ts';
 import { findLaw } from '../../src/corpus/law-store.ts';
 import { openState } from '../../src/accounts/state-db.ts';
+import Database from 'better-sqlite3';
 
 function tempDb(t: { after: (fn: () => void) => void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'juralite-open-'));
@@ -89,4 +90,9 @@ test('another SQLite file (the state database, say) is refused as no corpus, and
   assert.throws(() => openCorpus(path), /is no juralite corpus/);
   assert.throws(() => openCorpus(path, { readonly: true }), /is no juralite corpus/);
   assert.deepEqual(readFileSync(path), before);
+  // One without a schema version of its own: no corpus schema is written into it either.
+  const other = new Database(`${path}.other`);
+  other.exec('CREATE TABLE notes (text TEXT)');
+  other.close();
+  assert.throws(() => openCorpus(`${path}.other`), /is no juralite corpus/);
 });
