@@ -8,16 +8,16 @@
  * corpus's own decision texts (real citation density: every decision cites statutes and decisions), each different,
  * so every HTTP call is a paid, first-time check.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openServices, listen, closeServices } from '../src/server.ts';
+import { openServices, listen } from '../src/server.ts';
 import { createOrganization } from '../src/accounts/organizations.ts';
 import { createToken } from '../src/accounts/tokens.ts';
 import { extractCitations } from '../src/citations/extract.ts';
 import { runCheck } from '../src/citations/check.ts';
-import { ensureDemoCorpus, httpPost, printTable, stats, timeEach } from './lib.ts';
+import { ensureDemoCorpus, httpPost, printTable, stats, tearDown, timeEach } from './lib.ts';
 
 const { values } = parseArgs({ options: { db: { type: 'string' }, requests: { type: 'string', default: '200' } } });
 const requests = Number(values.requests);
@@ -59,7 +59,4 @@ for (const [name, samples, target] of [
 }
 console.log(`Citation check of 20,000 characters: ${texts.length} texts, ${Math.round(findings / texts.length)} findings each on average, node ${process.version}`);
 printTable(rows);
-server.closeAllConnections();
-server.close();
-closeServices(services);
-rmSync(dir, { recursive: true, force: true });
+tearDown([server], services, dir);

@@ -8,16 +8,16 @@
  * Three rows: the raw SQL (the decision row by primary key), the full reader in-process (resolution, sections, file
  * numbers, slicing: what the handler does), and the HTTP round trip (auth, rate limit, ledger, JSON, keep-alive).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openServices, listen, closeServices } from '../src/server.ts';
+import { openServices, listen } from '../src/server.ts';
 import { createOrganization } from '../src/accounts/organizations.ts';
 import { createToken } from '../src/accounts/tokens.ts';
 import { findDecision } from '../src/corpus/find-decision.ts';
 import { readDecision } from '../src/corpus/read-decision.ts';
-import { httpGet, printTable, stats, timeEach } from './lib.ts';
+import { httpGet, printTable, stats, tearDown, timeEach } from './lib.ts';
 
 const { values } = parseArgs({ options: { db: { type: 'string' }, requests: { type: 'string', default: '2000' } } });
 if (!values.db) {
@@ -58,7 +58,4 @@ for (const [name, samples] of [['raw SQL by id', raw], ['reader in-process', rea
 }
 console.log(`GET /decisions/{id}: ${ids.length} random decisions of ${total}, node ${process.version}`);
 printTable(rows);
-server.closeAllConnections();
-server.close();
-closeServices(services);
-rmSync(dir, { recursive: true, force: true });
+tearDown([server], services, dir);

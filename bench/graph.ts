@@ -11,18 +11,18 @@
  * transaction, JSON). Sources are decisions with at least one citation edge, drawn at random.
  */
 import { createServer } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { AddressInfo } from 'node:net';
-import { openServices, listen, closeServices } from '../src/server.ts';
+import { openServices, listen } from '../src/server.ts';
 import { createOrganization } from '../src/accounts/organizations.ts';
 import { createToken } from '../src/accounts/tokens.ts';
 import { findDecision } from '../src/corpus/find-decision.ts';
 import { citationGraph } from '../src/graph/neighbours.ts';
 import { assembleDatapackage } from '../src/graph/datapackage.ts';
-import { httpGet, httpPost, printTable, stats, timeEach } from './lib.ts';
+import { httpGet, httpPost, printTable, stats, tearDown, timeEach } from './lib.ts';
 
 const { values } = parseArgs({ options: { db: { type: 'string' }, requests: { type: 'string', default: '1000' } } });
 if (!values.db) {
@@ -133,9 +133,4 @@ for (let group = 0; group < measures.length; group += 4) {
   }
 }
 printTable(table);
-server.closeAllConnections();
-server.close();
-bare.closeAllConnections();
-bare.close();
-closeServices(services);
-rmSync(dir, { recursive: true, force: true });
+tearDown([server, bare], services, dir);

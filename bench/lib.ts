@@ -1,9 +1,11 @@
 /** Small helpers for benchmarks: timing, percentiles, printed tables. Benchmarks print; they never assert. */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Agent, request } from 'node:http';
+import { Agent, request, type Server } from 'node:http';
 import { openCorpus, upgradeCorpus } from '../src/corpus/open.ts';
 import { importPaths } from '../src/ingest/import-paths.ts';
+import { closeServices } from '../src/server.ts';
+import type { Services } from '../src/operations/operation.ts';
 
 /** Builds the demo corpus from fixtures/ at `path`, or upgrades the file already there to the current schema. */
 export async function ensureDemoCorpus(path: string): Promise<void> {
@@ -73,4 +75,14 @@ function httpRequest(method: string, url: string, headers: Record<string, string
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/** Ends a benchmark: its HTTP servers (kept-alive sockets too), its services and its temporary folder. */
+export function tearDown(servers: Server[], services: Services, dir: string): void {
+  for (const server of servers) {
+    server.closeAllConnections();
+    server.close();
+  }
+  closeServices(services);
+  rmSync(dir, { recursive: true, force: true });
 }

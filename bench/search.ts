@@ -17,12 +17,12 @@
  * list in every row of a kind. On the generated corpus every topic word occurs in 35,000 to 90,000 passages.
  */
 import { createServer } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { AddressInfo } from 'node:net';
-import { openServices, listen, closeServices } from '../src/server.ts';
+import { openServices, listen } from '../src/server.ts';
 import { upgradeCorpus } from '../src/corpus/open.ts';
 import { createOrganization } from '../src/accounts/organizations.ts';
 import { createToken } from '../src/accounts/tokens.ts';
@@ -30,7 +30,7 @@ import { searchDecisions, type SearchMode } from '../src/search/decision-search.
 import { tokenize } from '../src/search/analyze.ts';
 import { CHUNK_WEIGHTS } from '../src/search/lexical.ts';
 import { recordedEmbedder } from '../src/search/embedder.ts';
-import { httpGet, printTable, stats, timeEach } from './lib.ts';
+import { httpGet, printTable, stats, tearDown, timeEach } from './lib.ts';
 
 const { values } = parseArgs({ options: {
   db: { type: 'string' }, requests: { type: 'string', default: '300' }, upgrade: { type: 'boolean', default: false },
@@ -155,9 +155,4 @@ for (const [name, samples] of measures) {
   table.push([name, s.p50, s.p95, s.p99, (s.p50 / rawP50).toFixed(2), (s.p50 / rawDecisionsP50).toFixed(2), (s.p50 / bareP50).toFixed(2), TARGETS[name] ?? '']);
 }
 printTable(table);
-server.closeAllConnections();
-server.close();
-bare.closeAllConnections();
-bare.close();
-closeServices(services);
-rmSync(dir, { recursive: true, force: true });
+tearDown([server, bare], services, dir);

@@ -11,19 +11,19 @@
  * and 10 DOCX uploads are received and extracted (the check's 20,000-character cap makes them too_long: the whole
  * document is still read), with the event loop's delay beside it. Target: p95 during uploads <= 2 x p95 alone.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { openServices, listen, closeServices } from '../src/server.ts';
+import { openServices, listen } from '../src/server.ts';
 import { createOrganization } from '../src/accounts/organizations.ts';
 import { createToken } from '../src/accounts/tokens.ts';
 import { extractDocument, type ExtractionTask } from '../src/uploads/extract/extract-document.ts';
 import { ExtractionPool } from '../src/uploads/pool.ts';
 import { uploadsOf } from '../src/uploads/service.ts';
 import { docx, pdf } from '../test/helpers/documents.ts';
-import { ensureDemoCorpus, httpGet, printTable, stats } from './lib.ts';
+import { ensureDemoCorpus, httpGet, printTable, stats, tearDown } from './lib.ts';
 
 const { values } = parseArgs({ options: {
   db: { type: 'string' }, requests: { type: 'string', default: '1000' }, runs: { type: 'string', default: '5' },
@@ -167,7 +167,4 @@ printTable([
     b.p95 <= 2 * a.p95 ? '<= 2.00 pass' : '<= 2.00 FAIL'],
 ]);
 
-server.closeAllConnections();
-server.close();
-closeServices(services);
-rmSync(dir, { recursive: true, force: true });
+tearDown([server], services, dir);

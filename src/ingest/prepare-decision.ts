@@ -9,8 +9,11 @@ import { findEdgeCandidates, type EdgeCandidate } from '../graph/edges.ts';
 import { buildDecisionText, type BuiltDecisionText } from './decision-text.ts';
 import { documentKind, type DecisionRecord } from './decision-record.ts';
 
-/** The `decisions` row as written, less the id (kept from an earlier import) and the import's time. */
-export interface DecisionRow {
+/**
+ * The `decisions` columns as written (find-decision.ts reads its own projection), less the id (kept from an earlier
+ * import) and the import's time.
+ */
+export interface DecisionColumns {
   doknr: string | null;
   ecli: string | null;
   court: string;
@@ -34,7 +37,7 @@ export interface DecisionRow {
 }
 
 export interface PreparedDecision {
-  row: DecisionRow;
+  row: DecisionColumns;
   court: ResolvedCourt;
   fileNumbers: string[];
   azKeys: string[];
