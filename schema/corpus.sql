@@ -202,11 +202,10 @@ CREATE INDEX IF NOT EXISTS coverage_ranges_court ON coverage_ranges(court);
 -- the raw text: contentless, with deletes, rowid = chunks.id / law_units.rowid. Snippets are cut from chunks.text.
 -- Columns carry the field weights: title (the decision title, on its first chunk) and lead (Leitsatz, Orientierungssatz,
 -- Tenor) rank above body (Tatbestand, Gründe).
-CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
-  title, lead, body, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 0');
--- The same columns per decision (all its chunks, in position order): keyword and hybrid rank decisions here, so BM25
--- scores one row per matching decision instead of one per matching passage (a common word: ~10,000 rows, not ~90,000);
--- the passages shown are then picked among the page's decisions' chunks. rowid = search_docs.doc_id.
+-- One row per decision (all its chunks, in position order): keyword and hybrid rank decisions here, so BM25 scores one
+-- row per matching decision instead of one per matching passage (a common word: ~10,000 rows, not ~90,000); the
+-- passages shown are then picked among the page's decisions' chunks. rowid = search_docs.doc_id. (Search index
+-- versions 1 to 3 also kept a passage index, chunks_fts; since keyword ranks decisions no query read it.)
 CREATE VIRTUAL TABLE IF NOT EXISTS decisions_fts USING fts5(
   title, lead, body, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 0');
 -- The integer row of a decision in decisions_fts (decisions.id is a UUID). A deleted decision takes its row with it.

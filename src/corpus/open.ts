@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { seedRegistries } from './seed.ts';
 import { rebuildCitationEdges } from '../graph/edges.ts';
-import { rebuildSearchIndex, SEARCH_INDEX_VERSION, syncSearchIndex } from '../search/index-sync.ts';
+import { SEARCH_INDEX_VERSION, syncSearchIndex, upgradeSearchIndex } from '../search/index-sync.ts';
 import { betterSqliteBinding, vecExtensionFile } from '../runtime/executable.ts';
 
 /** A better-sqlite3 connection to a corpus file (sqlite-vec loaded, corpus schema applied when writable). */
@@ -73,7 +73,8 @@ export function openCorpus(path: string, options: OpenCorpusOptions = {}): Corpu
       seedRegistries(db);
       // The search indexes (schema/corpus.sql, search section) are versioned on their own in meta: a corpus built
       // before search existed, or indexed by an older analysis, is indexed anew here.
-      if (getMeta(db, 'search_index_version') !== String(SEARCH_INDEX_VERSION)) rebuildSearchIndex(db);
+      const searchIndexVersion = getMeta(db, 'search_index_version');
+      if (searchIndexVersion !== String(SEARCH_INDEX_VERSION)) upgradeSearchIndex(db, searchIndexVersion);
       else if (searchQueued(db)) completeSearchIndex(db, path);
       setMeta(db, 'schema_version', String(CORPUS_SCHEMA_VERSION));
       if (created || getMeta(db, 'built_at') === undefined) setMeta(db, 'built_at', new Date().toISOString());

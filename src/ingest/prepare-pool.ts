@@ -63,6 +63,10 @@ export class DocumentParser {
       runtime: 'worker_threads',
       minThreads: this.workers,
       maxThreads: this.workers,
+      // Every task is handed to a worker at once (the importer bounds how many documents are out): tinypool
+      // dispatches from the main thread, which is busy for the length of a batch's transaction, and workers handed
+      // one task each would finish it and idle until the commit.
+      concurrentTasksPerWorker: Number.MAX_SAFE_INTEGER,
     });
     const task: PrepareTask = { documents: waiting.map((entry) => entry.document) };
     (this.pool.run(task) as Promise<ParsedItem[][]>).then(

@@ -78,5 +78,5 @@ export function filterSql(filters: DecisionFilters): FilterSql {
 
 /** True when the corpus has the search tables (a file opened read-only before it was ever indexed has not). */
 export function hasSearchIndex(db: Database.Database): boolean {
-  return db.prepare(`SELECT count(*) FROM sqlite_master WHERE name IN ('chunks_fts', 'decisions_fts')`).pluck().get() === 2;
+  return db.prepare(`SELECT count(*) FROM sqlite_master WHERE name = 'decisions_fts'`).pluck().get() === 1;
 }

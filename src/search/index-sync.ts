@@ -11,8 +11,9 @@ import { beginVectorSync, type VectorSync } from './vector-sync.ts';
 /**
  * Bumped when the analysis changes or the indexes gain a part: a corpus indexed by an older version is re-indexed
  * when opened for writing. 2: decision vectors (semantic search). 3: decisions_fts (keyword ranking per decision).
+ * 4: the passage index chunks_fts dropped (no query read it since 3; it doubled the indexing work of an import).
  */
-export const SEARCH_INDEX_VERSION = 3;
+export const SEARCH_INDEX_VERSION = 4;
 const BATCH = 2_000;
 /** Only long words can be compounds worth finding by their last part. */
 const COMPOUND_MIN = 7;
@@ -88,8 +89,6 @@ function drainChunks(db: Database.Database, words: Map<string, string>, vectors:
   let done = 0;
   let removed = false;
   let doc = null as DecisionDoc | null;
-  const remove = sql(db, 'DELETE FROM chunks_fts WHERE rowid = ?');
-  const insert = sql(db, 'INSERT INTO chunks_fts (rowid, title, lead, body) VALUES (?, ?, ?, ?)');
   const dequeue = sql(db, 'DELETE FROM search_chunk_queue WHERE chunk_id <= ?');
   for (;;) {
     const rows = sql<[number], QueuedChunk>(db, `
@@ -98,16 +97,12 @@ function drainChunks(db: Database.Database, words: Map<string, string>, vectors:
       ORDER BY q.chunk_id LIMIT ?`).all(BATCH);
     if (rows.length === 0) break;
     for (const row of rows) {
-      if (row.indexed) {
-        remove.run(row.chunk_id);
-        removed = true;
-      }
+      removed ||= row.indexed === 1;
       if (row.text === null) continue;
       const title = row.position === 0 && row.title ? tokenize(row.title) : [];
       const tokens = indexTokens(row.text, words);
       const text = stems(tokens);
       const lead = LEAD_SECTIONS.has(row.section ?? '');
-      insert.run(row.chunk_id, stems(title), lead ? text : '', lead ? '' : text);
       vectors.chunk({ decisionId: row.decision_id!, section: row.section, title, tokens });
       if (doc?.id !== row.decision_id) {
         if (doc) writeDecisionDoc(db, doc);
@@ -184,17 +179,37 @@ export function syncSearchIndex(db: Database.Database, options: SyncOptions = {}
   return { ...drained, vectors: vectors!.fillMissing() };
 }
 
+/** Records the search index version this code writes. */
+function recordSearchIndexVersion(db: Database.Database): void {
+  sql(db, `INSERT INTO meta (key, value) VALUES ('search_index_version', ?)
+    ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(String(SEARCH_INDEX_VERSION));
+}
+
+/**
+ * Brings a search index of an older version up to this one: version 3 only loses its passage index (the analysis is
+ * the same), any older one is indexed anew.
+ */
+export function upgradeSearchIndex(db: Database.Database, from: string | undefined): void {
+  if (from === '3') {
+    db.transaction(() => {
+      db.exec('DROP TABLE IF EXISTS chunks_fts');
+      recordSearchIndexVersion(db);
+    })();
+  } else {
+    rebuildSearchIndex(db);
+  }
+}
+
 /** Indexes everything anew (a corpus indexed by an older analysis, or one from before search existed). */
 export function rebuildSearchIndex(db: Database.Database, options: Omit<SyncOptions, 'rebuild'> = {}): void {
   db.transaction(() => {
-    db.exec(`DELETE FROM search_docs; INSERT INTO decisions_fts (decisions_fts) VALUES ('delete-all');
-      INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all');
+    db.exec(`DROP TABLE IF EXISTS chunks_fts;
+      DELETE FROM search_docs; INSERT INTO decisions_fts (decisions_fts) VALUES ('delete-all');
       INSERT INTO law_units_fts (law_units_fts) VALUES ('delete-all'); DELETE FROM search_words;
       DELETE FROM search_chunk_queue; DELETE FROM search_unit_queue;
       INSERT INTO search_chunk_queue (chunk_id) SELECT id FROM chunks;
       INSERT INTO search_unit_queue (unit_rowid) SELECT rowid FROM law_units;`);
   })();
   syncSearchIndex(db, { ...options, rebuild: true });
-  sql(db, `INSERT INTO meta (key, value) VALUES ('search_index_version', ?)
-    ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(String(SEARCH_INDEX_VERSION));
+  recordSearchIndexVersion(db);
 }

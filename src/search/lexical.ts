@@ -1,4 +1,4 @@
-// The lexical arm: FTS5 over decisions (decisions_fts: a decision's chunks in one row, the same columns as chunks_fts),
+// The lexical arm: FTS5 over decisions (decisions_fts: a decision's chunks in one row, in the columns title, lead, body),
 // BM25 with field weights, filters joined inside the query (so a filter never empties a page that the unfiltered pool
 // would have filled with other decisions). The passages shown for a decision are picked afterwards among its chunks,
 // for the page's decisions only (lexicalPassages).
@@ -8,7 +8,7 @@ import { foldWord } from './analyze.ts';
 import type { FilterSql } from './filters.ts';
 import type { TermGroup } from './query.ts';
 
-/** BM25 weights of the chunks_fts and decisions_fts columns: title, lead (Leitsatz, Orientierungssatz, Tenor), body. */
+/** BM25 weights of the decisions_fts columns: title, lead (Leitsatz, Orientierungssatz, Tenor), body. */
 export const CHUNK_WEIGHTS = [4, 2.5, 1] as const;
 /** Decisions ranked per query: ten pages of 20. */
 export const DECISION_POOL = 200;

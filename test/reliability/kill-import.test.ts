@@ -55,8 +55,8 @@ function indexedWithMarker(path: string): number {
   const db = new Database(path, { readonly: true });
   try {
     const stem = analyzedText(MARKER);
-    return (db.prepare(`SELECT count(DISTINCT c.decision_id) AS n FROM chunks_fts f JOIN chunks c ON c.id = f.rowid
-      WHERE chunks_fts MATCH ?`).get(`"${stem}"`) as { n: number }).n;
+    return (db.prepare(`SELECT count(*) AS n FROM decisions_fts f JOIN search_docs s ON s.doc_id = f.rowid
+      WHERE decisions_fts MATCH ?`).get(`"${stem}"`) as { n: number }).n;
   } finally {
     db.close();
   }

@@ -44,15 +44,35 @@ test('a corpus without a search index is indexed when opened for writing (jurali
   const file = join(dir, 'a.xml');
   writeFileSync(file, riiXml({ doknr: 'SRCH00000002', datum: '20240116', aktenzeichen: 'VIII ZR 2/24', gruende: [{ rn: 1, text: 'Schimmel in der Wohnung.' }] }));
   await importPaths(db, [file]);
-  db.exec(`DROP TABLE chunks_fts; DROP TABLE search_words; DELETE FROM meta WHERE key = 'search_index_version'`);
+  db.exec(`DROP TABLE decisions_fts; DROP TABLE search_docs; DROP TABLE search_words;
+    DELETE FROM meta WHERE key = 'search_index_version'`);
   db.close();
   const old = new Database(path, { readonly: true });
-  assert.equal(old.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE name = 'chunks_fts'`).pluck().get(), 0);
+  assert.equal(old.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE name = 'decisions_fts'`).pluck().get(), 0);
   old.close();
   upgradeCorpus(path);
   const upgraded = openCorpus(path, { readonly: true });
   t.after(() => upgraded.close());
   assert.deepEqual(await keyword(upgraded, 'Schimmel'), ['VIII ZR 2/24']);
+});
+
+test('a search index of version 3 only loses its passage index on upgrade: the decision rows stay, nothing is re-indexed', async (t) => {
+  const dir = corpusDir(t);
+  const path = join(dir, 'corpus.db');
+  const db = openCorpus(path);
+  const file = join(dir, 'a.xml');
+  writeFileSync(file, riiXml({ doknr: 'SRCH00000004', datum: '20240118', aktenzeichen: 'VIII ZR 4/24', gruende: [{ rn: 1, text: 'Schimmel in der Wohnung.' }] }));
+  await importPaths(db, [file]);
+  db.exec(`CREATE VIRTUAL TABLE chunks_fts USING fts5(title, lead, body, content = '', contentless_delete = 1);
+    UPDATE meta SET value = '3' WHERE key = 'search_index_version'; UPDATE search_docs SET doc_id = 77`);
+  db.close();
+  upgradeCorpus(path);
+  const upgraded = openCorpus(path, { readonly: true });
+  t.after(() => upgraded.close());
+  assert.equal(upgraded.prepare(`SELECT count(*) FROM sqlite_master WHERE name = 'chunks_fts'`).pluck().get(), 0);
+  assert.equal(upgraded.prepare(`SELECT value FROM meta WHERE key = 'search_index_version'`).pluck().get(), '4');
+  // A re-index would have numbered the decision's row anew.
+  assert.equal(upgraded.prepare('SELECT doc_id FROM search_docs').pluck().get(), 77);
 });
 
 test('keyword ranks decisions: every word somewhere in the decision, one row per decision that follows deletes; the passages shown hold the words', async (t) => {
