@@ -69,6 +69,39 @@ export function tokenize(text: string): Token[] {
   return tokens;
 }
 
+/**
+ * A regular expression source matching `stem` as the stored text may write it: any case, a, o, u also as umlauts, ss
+ * also as ß (a stem is a prefix of its folded word, so a word answering a stem begins with this).
+ */
+export function surfaceOf(stem: string): string {
+  return stem.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&').replace(/ss/gu, '(?:ss|ß)')
+    .replace(/a/gu, '[aä]').replace(/o/gu, '[oö]').replace(/u/gu, '[uü]');
+}
+
+const startingWith = new Map<string, RegExp>();
+
+/**
+ * The tokens of `text` whose folded words begin with one of `prefixes`: tokenize(text) without the words that cannot
+ * answer them, found without analysing every word (snippets of a result page read some 60 passages).
+ */
+export function tokensStartingWith(text: string, prefixes: readonly string[]): Token[] {
+  const usable = [...new Set(prefixes)].filter((prefix) => prefix.length > 0).sort((a, b) => b.length - a.length);
+  if (usable.length === 0) return [];
+  const key = usable.join('\u0000');
+  let pattern = startingWith.get(key);
+  if (!pattern) {
+    if (startingWith.size >= 256) startingWith.clear();
+    pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${usable.map(surfaceOf).join('|')})[\\p{L}\\p{N}]*`, 'giu');
+    startingWith.set(key, pattern);
+  }
+  const tokens: Token[] = [];
+  for (const match of text.matchAll(pattern)) {
+    const entry = analysisOf(match[0].toLowerCase());
+    if (entry) tokens.push({ word: entry.word, stem: entry.stem, start: match.index, end: match.index + match[0].length });
+  }
+  return tokens;
+}
+
 /** The text as the FTS5 tables hold it: stems separated by spaces. */
 export function analyzedText(text: string | null | undefined): string {
   return text ? tokenize(text).map((token) => token.stem).join(' ') : '';

@@ -4,7 +4,7 @@
 // for the page's decisions only (lexicalPassages).
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
-import { foldWord } from './analyze.ts';
+import { foldWord, surfaceOf } from './analyze.ts';
 import type { FilterSql } from './filters.ts';
 import type { TermGroup } from './query.ts';
 
@@ -80,11 +80,8 @@ export function lexicalPassages(db: Database.Database, decisionId: string, group
   const stemsByGroup = groupStems(groups);
   const all = [...new Set(stemsByGroup.flat())].filter((stem) => stem.length > 0).sort((a, b) => b.length - a.length);
   if (all.length === 0 || chunks.length <= 1) return chunks.slice(0, PASSAGES).map((chunk) => chunk.id);
-  // Matched in the text as stored (folding every chunk first cost as much as the scan): a, o, u also as umlauts, ss
-  // also as ß, any case.
-  const surface = (stem: string) => stem.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&').replace(/ss/gu, '(?:ss|ß)')
-    .replace(/a/gu, '[aä]').replace(/o/gu, '[oö]').replace(/u/gu, '[uü]');
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${all.map(surface).join('|')})`, 'giu');
+  // Matched in the text as stored (folding every chunk first cost as much as the scan).
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${all.map(surfaceOf).join('|')})`, 'giu');
   const groupsOf = new Map(all.map((stem) => [stem,
     stemsByGroup.flatMap((stems, index) => (stems.some((other) => stem.startsWith(other)) ? [index] : []))]));
   const scored = chunks.map((chunk, position) => {

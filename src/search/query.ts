@@ -102,8 +102,14 @@ export function wordGroups(db: Database.Database | null, text: string): TermGrou
   return termsOf(db, tokenize(text)).map((term) => ({ alternatives: [{ kind: 'words', terms: [term] }] }));
 }
 
+/** Whether a word's stem answers the query, and the stems such a word begins with (every stem is a prefix of its word). */
+export interface TermMatcher {
+  (stem: string): boolean;
+  starts: readonly string[];
+}
+
 /** Decides whether an indexed word answers a query term (for snippets: the same rule as the FTS expression). */
-export function termMatcher(groups: TermGroup[]): (stem: string) => boolean {
+export function termMatcher(groups: TermGroup[]): TermMatcher {
   const exact = new Set<string>();
   const prefixes: string[] = [];
   for (const group of groups) {
@@ -119,5 +125,6 @@ export function termMatcher(groups: TermGroup[]): (stem: string) => boolean {
       }
     }
   }
-  return (stem) => exact.has(stem) || prefixes.some((prefix) => stem.startsWith(prefix));
+  const isMatch = (stem: string) => exact.has(stem) || prefixes.some((prefix) => stem.startsWith(prefix));
+  return Object.assign(isMatch, { starts: [...exact, ...prefixes] });
 }

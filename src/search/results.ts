@@ -55,16 +55,16 @@ function confidenceOfStems(groups: TermGroup[], stems: Set<string>): Confidence 
   return share === 1 ? 'high' : share >= 0.5 ? 'medium' : 'low';
 }
 
+interface Paragraph { rn: number; start_offset: number; end_offset: number }
+
 /** The Randnummer whose paragraph holds a code-point offset of the decision text, or null (none printed there). */
-function rnAt(db: Database.Database, decisionId: string, offset: number): number | null {
-  const row = sql<[string, number, number], { rn: number }>(db, `SELECT rn FROM decision_randnummern
-    WHERE decision_id = ? AND start_offset <= ? AND end_offset > ? LIMIT 1`).get(decisionId, offset, offset);
-  return row?.rn ?? null;
+function rnAt(paragraphs: Paragraph[], offset: number): number | null {
+  return paragraphs.find((p) => p.start_offset <= offset && p.end_offset > offset)?.rn ?? null;
 }
 
-function passageSnippet(db: Database.Database, decisionId: string, chunk: ChunkRow, snippet: Snippet): { text: string; rn: number | null } {
+function passageSnippet(paragraphs: Paragraph[], chunk: ChunkRow, snippet: Snippet): { text: string; rn: number | null } {
   const at = snippet.firstMatch === null ? 0 : codePointLength(chunk.text.slice(0, snippet.firstMatch));
-  return { text: snippet.text, rn: rnAt(db, decisionId, chunk.start_offset + at) ?? chunk.rn_from };
+  return { text: snippet.text, rn: rnAt(paragraphs, chunk.start_offset + at) ?? chunk.rn_from };
 }
 
 /**
@@ -77,6 +77,9 @@ export function decisionItems(db: Database.Database, ranked: RankedDecision[], g
   const decision = sql<[string], DecisionRow>(db,
     'SELECT id, aktenzeichen, court, date, document_kind, title FROM decisions WHERE id = ?');
   const chunk = sql<[number], ChunkRow>(db, 'SELECT id, section, rn_from, rn_to, start_offset, text FROM chunks WHERE id = ?');
+  // A decision's printed paragraphs, read once for its three snippets.
+  const paragraphs = sql<[string], Paragraph>(db,
+    'SELECT rn, start_offset, end_offset FROM decision_randnummern WHERE decision_id = ?');
   const items: DecisionItem[] = [];
   for (const entry of ranked) {
     const row = decision.get(entry.decision_id);
@@ -84,7 +87,8 @@ export function decisionItems(db: Database.Database, ranked: RankedDecision[], g
     const chunks = entry.chunks.map((id) => chunk.get(id)).filter((c): c is ChunkRow => c !== undefined);
     if (chunks.length === 0) continue;
     const cut = chunks.map((c) => (entry.exact ? snippetAround(c.text, entry.exact) : snippetOf(c.text, isMatch)));
-    const snippets = chunks.map((c, i) => passageSnippet(db, row.id, c, cut[i]));
+    const printed = chunks.some((c) => c.rn_from !== null) ? paragraphs.all(row.id) : [];
+    const snippets = chunks.map((c, i) => passageSnippet(printed, c, cut[i]));
     const best = chunks[0];
     items.push({
       id: row.id,

@@ -1,6 +1,6 @@
 // Snippets are cut from the stored passage text (the index holds stems only): the window around the densest run of
 // matching words, the matches wrapped in <mark>. The text is HTML-escaped first, so <mark> is the only markup.
-import { tokenize } from './analyze.ts';
+import { tokenize, tokensStartingWith } from './analyze.ts';
 
 export const SNIPPET_CHARS = 280;
 
@@ -15,9 +15,13 @@ export interface Snippet {
 
 const escapeHtml = (text: string) => text.replace(/&/gu, '&amp;').replace(/</gu, '&lt;').replace(/>/gu, '&gt;');
 
-/** The best window of `text` for the matcher, with marks. */
-export function snippetOf(text: string, isMatch: (stem: string) => boolean, chars = SNIPPET_CHARS): Snippet {
-  const matches = tokenize(text).filter((token) => isMatch(token.stem));
+/**
+ * The best window of `text` for the matcher, with marks. A matcher that names the stems its words begin with
+ * (termMatcher) has only those words analysed.
+ */
+export function snippetOf(text: string, isMatch: ((stem: string) => boolean) & { starts?: readonly string[] }, chars = SNIPPET_CHARS): Snippet {
+  const candidates = isMatch.starts ? tokensStartingWith(text, isMatch.starts) : tokenize(text);
+  const matches = candidates.filter((token) => isMatch(token.stem));
   const matchedStems = new Set(matches.map((token) => token.stem));
   // The window starting shortly before the match after which most matches follow within `chars`.
   let best = 0;
