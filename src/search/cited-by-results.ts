@@ -9,11 +9,14 @@ export interface CitedNorm { norm: string; law: string; unit: string; cited_by_r
 /** Decisions of the corpus cited by at least two of the results (not by themselves), most cited first, at most 10. */
 export function frequentlyCitedByResults(db: Database.Database, resultIds: string[]): CitedDecision[] {
   if (resultIds.length < 2) return [];
+  // Counted on the covering index first; only the decisions cited twice or more are read.
   return sql<[string], CitedDecision>(db, `
-    SELECT d.id, d.aktenzeichen, d.court, d.date, count(DISTINCT e.from_decision_id) AS cited_by_results
-    FROM citation_edges e JOIN decisions d ON d.id = e.to_decision_id
-    WHERE e.reference_type = 'case' AND e.from_decision_id IN (SELECT value FROM json_each(?))
-    GROUP BY d.id HAVING cited_by_results >= 2 ORDER BY cited_by_results DESC, d.date DESC LIMIT 10`)
+    SELECT d.id, d.aktenzeichen, d.court, d.date, c.cited_by_results
+    FROM (SELECT to_decision_id, count(DISTINCT from_decision_id) AS cited_by_results FROM citation_edges
+          WHERE reference_type = 'case' AND to_decision_id IS NOT NULL AND from_decision_id IN (SELECT value FROM json_each(?))
+          GROUP BY to_decision_id HAVING cited_by_results >= 2) c
+    JOIN decisions d ON d.id = c.to_decision_id
+    ORDER BY c.cited_by_results DESC, d.date DESC LIMIT 10`)
     .all(JSON.stringify(resultIds));
 }
 
