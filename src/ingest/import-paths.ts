@@ -67,7 +67,7 @@ const FILE_LIMIT = 256 * 1024 * 1024;
 const BATCH_CHARS = 16 * 1024 * 1024;
 /**
  * The page cache of the import's connection while it writes (KiB), and its WAL checkpoint interval (pages). Every
- * decision adds rows at random places of a dozen indexes (UUID keys, cited norms): with the connection's usual 64 MB
+ * decision adds rows at random places of a dozen indexes (UUID keys, cited norms): with the connection's usual 256 MB
  * their pages are read again and again, and frequent checkpoints write each of them once per batch.
  */
 const IMPORT_CACHE_KIB = 512 * 1024;
