@@ -3,6 +3,7 @@
 // interrupted import never leaves a half-written document and one bad document never spoils its batch.
 import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
@@ -276,17 +277,49 @@ async function handleMember(imp: Importer, name: string, m: { data: Buffer } | {
   await handleBuffer(imp, name, m.data, false);
 }
 
-async function handlePath(imp: Importer, path: string, explicit: boolean): Promise<void> {
-  let info;
+/**
+ * Files of a folder read ahead of the one being handled: the main thread, which also writes, would otherwise wait for
+ * every read (some 1 ms each from a cold disk: a tenth of a 100k import). Small plain files only, so memory stays
+ * bounded; archives and JSONL are streamed when their turn comes.
+ */
+const READ_AHEAD_FILES = 32;
+const READ_AHEAD_BYTES = 2 * 1024 * 1024;
+/** Names whose files are streamed rather than read whole (handlePath). */
+const STREAMED = /\.(?:tar\.gz|tgz|tar|jsonl|ndjson|jsonl\.gz|ndjson\.gz|zip)$/u;
+
+/** A path's stat and, for a small plain file, its bytes (errors kept for handlePath to report). */
+interface ReadAhead { info: Stats | Error; data?: Buffer | Error }
+
+async function readAhead(path: string): Promise<ReadAhead> {
+  let info: Stats;
   try {
     info = await stat(path);
   } catch (error) {
-    await imp.enqueue([failed(path, `cannot read: ${message(error)}`)]);
+    return { info: error as Error };
+  }
+  const name = basename(path).toLowerCase();
+  if (!info.isFile() || info.size > READ_AHEAD_BYTES || !KNOWN.test(name) || STREAMED.test(name)) return { info };
+  return { info, data: await readFile(path).catch((error: Error) => error) };
+}
+
+async function handleFolder(imp: Importer, path: string): Promise<void> {
+  const paths = (await readdir(path)).filter((e) => !e.startsWith('.')).sort().map((e) => join(path, e));
+  const ahead: Promise<ReadAhead>[] = [];
+  let next = 0;
+  for (const entry of paths) {
+    while (next < paths.length && ahead.length < READ_AHEAD_FILES) ahead.push(readAhead(paths[next++]));
+    await handlePath(imp, entry, false, await ahead.shift()!);
+  }
+}
+
+async function handlePath(imp: Importer, path: string, explicit: boolean, read?: ReadAhead): Promise<void> {
+  const { info, data } = read ?? await readAhead(path);
+  if (info instanceof Error) {
+    await imp.enqueue([failed(path, `cannot read: ${message(info)}`)]);
     return;
   }
   if (info.isDirectory()) {
-    const entries = (await readdir(path)).filter((e) => !e.startsWith('.')).sort();
-    for (const e of entries) await handlePath(imp, join(path, e), false);
+    await handleFolder(imp, path);
     return;
   }
   if (!info.isFile()) return;
@@ -308,7 +341,8 @@ async function handlePath(imp: Importer, path: string, explicit: boolean): Promi
         await imp.enqueue([failed(path, `file larger than ${FILE_LIMIT} bytes (split it, or pack it as .jsonl.gz or .tar.gz)`)]);
         return;
       }
-      await handleBuffer(imp, path, await readFile(path), explicit);
+      if (data instanceof Error) throw data;
+      await handleBuffer(imp, path, data ?? await readFile(path), explicit);
     }
   } catch (error) {
     await imp.enqueue([failed(path, message(error))]);
