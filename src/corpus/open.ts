@@ -47,16 +47,17 @@ export function openCorpus(path: string, options: OpenCorpusOptions = {}): Corpu
   const readonly = options.readonly ?? false;
   const db = new Database(path, { readonly, fileMustExist: readonly, ...bindingOption(options) });
   try {
+    // A new corpus is an empty file; anything else must already be one (never write a schema, or even the journal
+    // mode, into another database).
+    const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[];
+    if (tables.length > 0 && !tables.includes('decisions')) {
+      throw new Error(`${path} is no juralite corpus (it has no decisions table; the state database, say, is another file)`);
+    }
     applyPragmas(db, readonly);
     const vecExtension = options.vecExtensionPath ?? vecExtensionFile();
     if (vecExtension) db.loadExtension(vecExtension);
     else sqliteVec.load(db);
     const version = db.pragma('user_version', { simple: true }) as number;
-    // A new corpus is an empty file; anything else must already be one (never write a schema into another database).
-    const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[];
-    if (tables.length > 0 && !tables.includes('decisions')) {
-      throw new Error(`${path} is no juralite corpus (it has no decisions table; the state database, say, is another file)`);
-    }
     if (version > CORPUS_SCHEMA_VERSION) {
       throw new Error(`corpus ${path} has schema version ${version}; this juralite reads up to ${CORPUS_SCHEMA_VERSION}`);
     }

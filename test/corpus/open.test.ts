@@ -95,4 +95,7 @@ test('another SQLite file (the state database, say) is refused as no corpus, and
   other.exec('CREATE TABLE notes (text TEXT)');
   other.close();
   assert.throws(() => openCorpus(`${path}.other`), /is no juralite corpus/);
+  const reopened = new Database(`${path}.other`, { readonly: true });
+  t.after(() => reopened.close());
+  assert.equal(reopened.pragma('journal_mode', { simple: true }), 'delete', 'not switched to WAL before the refusal');
 });
