@@ -199,9 +199,8 @@ CREATE TABLE IF NOT EXISTS coverage_ranges (
 CREATE INDEX IF NOT EXISTS coverage_ranges_court ON coverage_ranges(court);
 
 -- Search indexes (src/search, docs/search.md). The FTS5 tables hold analyzed text (stems, src/search/analyze.ts), not
--- the raw text: contentless, with deletes, rowid = chunks.id / law_units.rowid. Snippets are cut from chunks.text.
--- Columns carry the field weights: title (the decision title, on its first chunk) and lead (Leitsatz, Orientierungssatz,
--- Tenor) rank above body (Tatbestand, Gründe).
+-- the raw text: contentless, with deletes. Snippets are cut from chunks.text. Columns carry the field weights: title
+-- (the decision title) and lead (Leitsatz, Orientierungssatz, Tenor) rank above body (Tatbestand, Gründe).
 -- One row per decision (all its chunks, in position order): keyword and hybrid rank decisions here, so BM25 scores one
 -- row per matching decision instead of one per matching passage (a common word: ~10,000 rows, not ~90,000); the
 -- passages shown are then picked among the page's decisions' chunks. rowid = search_docs.doc_id. (Search index

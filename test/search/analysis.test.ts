@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stemGerman } from '../../src/search/german-stemmer.ts';
-import { analyzedText, tokenize } from '../../src/search/analyze.ts';
+import { analyzedText, tokenize, tokensStartingWith } from '../../src/search/analyze.ts';
 import { matchExpression, wordGroups } from '../../src/search/query.ts';
 import { layTermsOf, LAY_TERM_COUNT } from '../../src/search/bridge.ts';
 
@@ -22,6 +22,17 @@ test('tokenize drops stopwords and single letters, keeps digits, and gives UTF-1
   assert.deepEqual(tokens.map((t) => t.stem), ['vermiet', 'kundigt', '573', 'abs', '2', 'bgb', 'wohnung']);
   assert.equal(text.slice(tokens[1].start, tokens[1].end), 'kündigt');
   assert.equal(analyzedText('Räumung RÄUMUNG Raumung'), 'raumung raumung raumung');
+});
+
+test('tokensStartingWith finds what tokenize finds for words beginning with the stems, in any case, umlauts and ß', () => {
+  const text = 'Die KÜNDIGUNG des Mietverhältnisses; Kündigungen, Kundige, kündbar. Die Straße und die Strasse, '
+    + 'die Modernisierungsmieterhöhung, 12 Mieterhöhungen, nicht: Vorkündigung, ÜberKündigung, Mieter.';
+  for (const prefixes of [['kundig'], ['strass', 'mieterhoh'], ['modernisierungsmieterhoh', 'mieterhoh'], ['12'], ['mieter']]) {
+    const expected = tokenize(text).filter((token) => prefixes.some((prefix) => token.word.startsWith(prefix)));
+    assert.deepEqual(tokensStartingWith(text, prefixes), expected, prefixes.join(','));
+    assert.ok(expected.length > 0, prefixes.join(','));
+  }
+  assert.deepEqual(tokensStartingWith(text, []), []);
 });
 
 test('match expressions quote every term: FTS5 operators in a query are words', () => {
