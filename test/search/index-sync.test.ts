@@ -20,6 +20,17 @@ function corpusDir(t: { after(fn: () => void): void }) {
 const keyword = async (db: Database.Database, query: string) =>
   (await searchDecisions(db, { query, mode: 'keyword', limit: 20, page: 1, bridge: false })).results.map((r) => r.aktenzeichen);
 
+/** A corpus file holding one decision about mould ("Schimmel"), its search index built by the import. */
+async function corpusWithOneDecision(t: { after(fn: () => void): void }, doknr: string, aktenzeichen: string) {
+  const dir = corpusDir(t);
+  const path = join(dir, 'corpus.db');
+  const db = openCorpus(path);
+  const file = join(dir, 'a.xml');
+  writeFileSync(file, riiXml({ doknr, datum: '20240116', aktenzeichen, gruende: [{ rn: 1, text: 'Schimmel in der Wohnung.' }] }));
+  await importPaths(db, [file]);
+  return { path, db };
+}
+
 test('re-importing a changed decision replaces its index rows; the queues are empty after every import', async (t) => {
   const dir = corpusDir(t);
   const db = openCorpus(join(dir, 'corpus.db'));
@@ -38,12 +49,7 @@ test('re-importing a changed decision replaces its index rows; the queues are em
 });
 
 test('a corpus without a search index is indexed when opened for writing (juralite serve upgrades it)', async (t) => {
-  const dir = corpusDir(t);
-  const path = join(dir, 'corpus.db');
-  const db = openCorpus(path);
-  const file = join(dir, 'a.xml');
-  writeFileSync(file, riiXml({ doknr: 'SRCH00000002', datum: '20240116', aktenzeichen: 'VIII ZR 2/24', gruende: [{ rn: 1, text: 'Schimmel in der Wohnung.' }] }));
-  await importPaths(db, [file]);
+  const { path, db } = await corpusWithOneDecision(t, 'SRCH00000002', 'VIII ZR 2/24');
   db.exec(`DROP TABLE decisions_fts; DROP TABLE search_docs; DROP TABLE search_words;
     DELETE FROM meta WHERE key = 'search_index_version'`);
   db.close();
@@ -57,12 +63,7 @@ test('a corpus without a search index is indexed when opened for writing (jurali
 });
 
 test('a search index of version 3 only loses its passage index on upgrade: the decision rows stay, nothing is re-indexed', async (t) => {
-  const dir = corpusDir(t);
-  const path = join(dir, 'corpus.db');
-  const db = openCorpus(path);
-  const file = join(dir, 'a.xml');
-  writeFileSync(file, riiXml({ doknr: 'SRCH00000004', datum: '20240118', aktenzeichen: 'VIII ZR 4/24', gruende: [{ rn: 1, text: 'Schimmel in der Wohnung.' }] }));
-  await importPaths(db, [file]);
+  const { path, db } = await corpusWithOneDecision(t, 'SRCH00000004', 'VIII ZR 4/24');
   db.exec(`CREATE VIRTUAL TABLE chunks_fts USING fts5(title, lead, body, content = '', contentless_delete = 1);
     UPDATE meta SET value = '3' WHERE key = 'search_index_version'; UPDATE search_docs SET doc_id = 77`);
   db.close();
