@@ -10,6 +10,8 @@
  *    decisions: decisions/rii_xml, decisions/oldp_json), built once into .tmp/search-relevance-shared.db;
  * 3. law units (the laws section of GET /search, limit 10) for both sources on their corpora: 16,000 units of 60
  *    federal laws for "shared".
+ * Beside table 1, what the confidence levels mean there: per mode and level, the share of top-10 results judged
+ * relevant, and how often a first result of that level is.
  * The shared tables are skipped, with a message, when ../shared/data is absent (JURALITE_SHARED_DATA overrides).
  * Semantic mode needs decision vectors; a corpus without them (too little text to train) shows n/a.
  */
@@ -89,6 +91,41 @@ const lawRanker = (db: Database.Database): Ranker => async (q, mode, bridge) => 
   });
 };
 
+/**
+ * What the confidence levels mean on judged queries: per mode and level, how many of the top-10 results carried it
+ * and what share of them is judged relevant; and for the first result (top_confidence), how often it is relevant.
+ */
+async function calibration(title: string, queries: Query[], db: Database.Database, keyOf: (id: string) => string | undefined) {
+  const rows: (string | number)[][] = [['mode', 'bridge', 'confidence', 'results', 'relevant', 'first results', 'first relevant']];
+  for (const [mode, bridge] of RUNS) {
+    const levels = new Map<string, { results: number; relevant: number; first: number; firstRelevant: number }>();
+    const level = (name: string) => levels.get(name) ?? levels.set(name, { results: 0, relevant: 0, first: 0, firstRelevant: 0 }).get(name)!;
+    for (const q of queries.filter((query) => query.relevant_decisions.length > 0)) {
+      const answer = await orUnavailable(() => searchDecisions(db, { query: q.query, mode, limit: 10, page: 1, bridge }));
+      if (!answer) continue;
+      const relevant = new Set(q.relevant_decisions);
+      answer.results.forEach((result, index) => {
+        const counts = level(result.confidence);
+        const isRelevant = relevant.has(keyOf(result.id) ?? '');
+        counts.results++;
+        if (isRelevant) counts.relevant++;
+        if (index === 0) {
+          counts.first++;
+          if (isRelevant) counts.firstRelevant++;
+        }
+      });
+    }
+    for (const name of ['high', 'medium', 'low']) {
+      const counts = levels.get(name);
+      if (!counts) continue;
+      rows.push([mode, String(bridge), name, String(counts.results), (counts.relevant / counts.results).toFixed(2),
+        String(counts.first), counts.first > 0 ? (counts.firstRelevant / counts.first).toFixed(2) : '-']);
+    }
+  }
+  console.log(`\n${title}`);
+  printTable(rows);
+}
+
 console.log(`search relevance on bench/search-relevance.json, node ${process.version}`);
 
 // 1. Demo corpus: decisions by doknr.
@@ -96,6 +133,7 @@ const demo = openCorpus(await demoCorpus(), { readonly: true });
 const doknrOf = new Map((demo.prepare('SELECT id, doknr FROM decisions').all() as { id: string; doknr: string }[]).map((r) => [r.id, r.doknr]));
 const fixtures = set.queries.filter((q) => q.source === 'fixtures');
 await table('decisions, source fixtures (demo corpus, 50 decisions)', fixtures, (q) => q.relevant_decisions, decisionRanker(demo, (id) => doknrOf.get(id)));
+await calibration('confidence levels of decision results, source fixtures (share judged relevant)', fixtures, demo, (id) => doknrOf.get(id));
 
 // 2. and 3. ../shared/data.
 const SHARED_DB = '.tmp/search-relevance-shared.db';
