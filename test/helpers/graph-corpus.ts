@@ -12,6 +12,7 @@ import { openCorpus } from '../../src/corpus/open.ts';
 import { decisionId } from '../../src/corpus/ids.ts';
 import { importPaths } from '../../src/ingest/import-paths.ts';
 import { riiXml } from '../ingest/helpers.ts';
+import { startApi, type Api } from './api.ts';
 
 const MONTHS = ['Januar', 'Februar', 'März', 'April', 'Mai', 'Juni', 'Juli', 'August', 'September', 'Oktober', 'November', 'Dezember'];
 
@@ -72,4 +73,9 @@ export function graphCorpus(): Promise<string> {
     return path;
   })();
   return built;
+}
+
+/** An API on the demo corpus (shapes) and one on the graph corpus (pages, caps, budgets), as the graph tests use them. */
+export async function startDemoAndGraphApis(): Promise<{ demo: Api; graph: Api }> {
+  return { demo: await startApi({ corpus: 'demo' }), graph: await startApi({ corpus: await graphCorpus() }) };
 }

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApi, type Api } from '../helpers/api.ts';
-import { graphCorpus, GRAPH } from '../helpers/graph-corpus.ts';
+import { GRAPH, graphCorpus, startDemoAndGraphApis } from '../helpers/graph-corpus.ts';
 import { fixtureId } from '../helpers/demo-corpus.ts';
 import { berlinDay } from '../../src/accounts/time.ts';
 import { openCorpus } from '../../src/corpus/open.ts';
@@ -20,12 +20,10 @@ const fixture = fixtureId;
 const HUB = fixture(3);
 
 before(async () => {
-  demo = await startApi({ corpus: 'demo' });
-  graph = await startApi({ corpus: await graphCorpus() });
+  ({ demo, graph } = await startDemoAndGraphApis());
 });
 after(async () => {
-  await demo.close();
-  await graph.close();
+  await Promise.all([demo.close(), graph.close()]);
 });
 
 const get = (api: Api, path: string, token = api.org({ plan: 'enterprise' }).token(['graph'])) =>
