@@ -6,8 +6,21 @@ import { EU_CATALOGUE, catalogueArticles } from './eu-catalogue.ts';
 import { writeLaw } from './law-store.ts';
 import { sql } from '../db/statements.ts';
 
-/** Inserts or updates one court row (courts named by decisions are written the same way). */
+/** Whether the courts table holds this court as upsertCourt would write it (founding fields are only ever added). */
+function heldAsIs(db: CorpusDb, court: CourtInfo): boolean {
+  const held = sql<[string], CourtInfo>(db, 'SELECT * FROM courts WHERE code = ?').get(court.code);
+  return held !== undefined && held.name === court.name && held.branch === court.branch
+    && held.court_type === court.court_type && held.level === court.level && held.state === court.state
+    && (court.founding_year === null || held.founding_year === court.founding_year)
+    && (court.founding_basis === null || held.founding_basis === court.founding_basis);
+}
+
+/**
+ * Inserts or updates one court row (courts named by decisions are written the same way). A court held as it is
+ * stays untouched: the importer names a court with every decision, and a write costs ten times the read.
+ */
 export function upsertCourt(db: CorpusDb, court: CourtInfo): void {
+  if (heldAsIs(db, court)) return;
   sql(db, `
     INSERT INTO courts (code, name, branch, court_type, level, state, founding_year, founding_basis)
     VALUES (@code, @name, @branch, @court_type, @level, @state, @founding_year, @founding_basis)
