@@ -14,12 +14,12 @@ import { writeLaw, type LawRecord, type WriteOutcome } from '../corpus/law-store
 import { writeDecision } from './store-decision.ts';
 import { writeManifest } from '../corpus/coverage-manifest.ts';
 import { failed, LawGrouper, message, parseJsonLine, skipped, type ParsedItem } from './parse-document.ts';
-import { defaultImportWorkers, DocumentParser } from './prepare-pool.ts';
+import { defaultImportWorkers, ImportWorkers } from './prepare-pool.ts';
 import { isZip, zipMembers } from './zip.ts';
 import { tarEntries } from './tar.ts';
 import { sql } from '../db/statements.ts';
 import { resolvePendingEdges } from '../graph/resolve.ts';
-import { syncSearchIndex } from '../search/index-sync.ts';
+import { syncSearchIndex, syncSearchIndexThreaded } from '../search/index-sync.ts';
 
 export interface ImportProgress {
   /** Documents handled so far (written, skipped or failed). */
@@ -93,7 +93,7 @@ class Importer {
   /** Items still being parsed (in worker threads), in document order: they are written in that order. */
   private readonly parsing: Promise<ParsedItem[]>[] = [];
   private readonly maxParsing: number;
-  readonly parser: DocumentParser;
+  readonly workers: ImportWorkers;
   readonly importedAt = new Date().toISOString();
   readonly summary: ImportSummary = {
     imported: 0, updated: 0, skipped: 0, failed: [], decisions: 0, laws: 0, law_units: 0,
@@ -106,7 +106,7 @@ class Importer {
     this.db = db;
     this.options = options;
     const workers = options.workers ?? defaultImportWorkers();
-    this.parser = new DocumentParser(workers, options.inlineDocuments);
+    this.workers = new ImportWorkers(workers, options.inlineDocuments);
     this.maxParsing = workers > 0 ? this.batchSize() * PARSED_AHEAD_BATCHES : 1;
   }
 
@@ -132,7 +132,7 @@ class Importer {
 
   private async takeParsed(): Promise<void> {
     const next = this.parsing.shift()!;
-    this.parser.sendFor(next);
+    this.workers.sendFor(next);
     for (const item of await next) await this.apply(item);
   }
 
@@ -198,7 +198,7 @@ class Importer {
     await new Promise((resolve) => setImmediate(resolve));
   }
 
-  finish(): ImportSummary {
+  async finish(): Promise<ImportSummary> {
     // Decisions imported now may answer citations that earlier decisions (or earlier batches) could not resolve.
     this.summary.edges_resolved = this.db.transaction(() => resolvePendingEdges(this.db))();
     const count = (query: string) => (sql<[], { n: number }>(this.db, query).get()!).n;
@@ -213,8 +213,11 @@ class Importer {
     setMeta(this.db, 'last_import_summary', JSON.stringify({ ...counts, failed: failed.length }));
     // The search indexes follow the chunks and law units this import wrote or replaced. They come last: the documents
     // are written whatever happens here (an external embedder that fails, say), and the next import completes them.
+    // The worker threads, idle by now, analyse the chunks when the import started them.
+    const threads = this.workers.analysisThreads();
     try {
-      syncSearchIndex(this.db);
+      if (threads) await syncSearchIndexThreaded(this.db, threads);
+      else syncSearchIndex(this.db);
     } catch (error) {
       throw new Error(`the documents are imported, but the search index could not be brought up to date: ${message(error)}; `
         + 'run the import again to complete it');
@@ -263,7 +266,7 @@ async function handleBuffer(imp: Importer, name: string, data: Buffer, explicit:
     await handleJsonLines(imp, name, Readable.from([data]));
     return;
   }
-  await imp.enqueue(imp.parser.parse(name, data, explicit));
+  await imp.enqueue(imp.workers.parse(name, data, explicit));
 }
 
 async function handleMember(imp: Importer, name: string, m: { data: Buffer } | { error: string }): Promise<void> {
@@ -371,10 +374,10 @@ export async function importPaths(db: CorpusDb, paths: string[], options: Import
         await handlePath(imp, path, true);
         await imp.drain();
       }
+      return await imp.finish();
     } finally {
-      await imp.parser.close();
+      await imp.workers.close();
     }
-    return imp.finish();
   } finally {
     db.pragma(`cache_size = ${cache}`);
     db.pragma(`wal_autocheckpoint = ${checkpoint}`);

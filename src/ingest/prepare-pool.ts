@@ -1,8 +1,11 @@
-// Worker threads for the importer's pure work: parsing XML and JSON, building texts and chunks, finding citations.
-// The main thread keeps what needs the corpus (lookups, writes), so on two cores parsing and writing overlap.
+// Worker threads for the importer's pure work: parsing XML and JSON, building texts and chunks, finding citations, and
+// at the end the search analysis of the chunks written (src/search/chunk-analysis.ts). The main thread keeps what
+// needs the corpus (lookups, writes), so on two cores parsing and writing overlap.
 import { availableParallelism } from 'node:os';
 import Tinypool from 'tinypool';
 import { IS_EXECUTABLE } from '../runtime/executable.ts';
+import type { AnalysisTask, ChunkAnalysis } from '../search/chunk-analysis.ts';
+import type { AnalysisThreads } from '../search/index-sync.ts';
 import { failed, message, parseDocument, type ParsedItem } from './parse-document.ts';
 import type { PrepareTask } from './prepare-worker.ts';
 
@@ -22,9 +25,9 @@ interface Waiting { document: PrepareTask['documents'][number]; resolve: (items:
 /**
  * Parses documents, in worker threads once the import is big enough to repay starting them. Documents for the
  * workers wait until a task is full; `sendFor` sends a partial one when the importer is about to wait for one of its
- * documents.
+ * documents. The same threads then analyse the chunks for the search index (`analysisThreads`).
  */
-export class DocumentParser {
+export class ImportWorkers {
   private readonly workers: number;
   private readonly inlineDocuments: number;
   private pool: Tinypool | undefined;
@@ -58,6 +61,15 @@ export class DocumentParser {
     const waiting = this.waiting;
     this.waiting = [];
     this.unsent = new WeakSet();
+    const task: PrepareTask = { documents: waiting.map((entry) => entry.document) };
+    (this.threads().run(task) as Promise<ParsedItem[][]>).then(
+      (results) => waiting.forEach((entry, index) => entry.resolve(results[index])),
+      // A worker that dies on a task (its heap, say) fails its documents; the import goes on.
+      (error: unknown) => waiting.forEach((entry) => entry.resolve([failed(entry.document.name, message(error))])),
+    );
+  }
+
+  private threads(): Tinypool {
     this.pool ??= new Tinypool({
       filename: new URL('./prepare-worker.ts', import.meta.url).href,
       runtime: 'worker_threads',
@@ -68,12 +80,19 @@ export class DocumentParser {
       // one task each would finish it and idle until the commit.
       concurrentTasksPerWorker: Number.MAX_SAFE_INTEGER,
     });
-    const task: PrepareTask = { documents: waiting.map((entry) => entry.document) };
-    (this.pool.run(task) as Promise<ParsedItem[][]>).then(
-      (results) => waiting.forEach((entry, index) => entry.resolve(results[index])),
-      // A worker that dies on a task (its heap, say) fails its documents; the import goes on.
-      (error: unknown) => waiting.forEach((entry) => entry.resolve([failed(entry.document.name, message(error))])),
-    );
+    return this.pool;
+  }
+
+  /**
+   * The threads for the search analysis at the end of the import, or null when this import started none (it was
+   * small: the calling thread analyses faster than threads start).
+   */
+  analysisThreads(): AnalysisThreads | null {
+    if (!this.pool) return null;
+    return {
+      count: this.workers,
+      analyze: (task: AnalysisTask) => this.threads().run(task, { name: 'analyze' }) as Promise<ChunkAnalysis>,
+    };
   }
 
   /** Ends the worker threads (after the last result was taken). */

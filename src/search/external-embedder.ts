@@ -1,6 +1,6 @@
 // The optional external embedder: an OpenAI-compatible POST /v1/embeddings that a firm runs itself
 // ({ model, input: string[] } -> { data: [{ index, embedding: number[] }] }). Queries call it asynchronously; the
-// import calls it synchronously (src/search/sync-post.ts), since Importer.finish and syncSearchIndex are synchronous.
+// import calls it synchronously (src/search/sync-post.ts), since syncSearchIndex is synchronous.
 import type { EmbeddingsConfig } from '../config.ts';
 import { postJsonSync } from './sync-post.ts';
 

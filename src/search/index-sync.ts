@@ -1,12 +1,24 @@
 // Keeps the search indexes in step with chunks and law units. Triggers (schema/corpus.sql) queue every chunk and law
-// unit written or deleted; syncSearchIndex drains the queues after each import (Importer.finish), so an import pays
-// for what it changed, and a re-imported decision (new chunk ids) leaves no stale rows behind. The decision vectors
-// of semantic search follow in the same call (src/search/vector-sync.ts), fed by the tokens the drain produces.
+// unit written or deleted; the queues are drained after each import (Importer.finish), so an import pays for what it
+// changed, and a re-imported decision (new chunk ids) leaves no stale rows behind. The analysis of the chunks
+// (src/search/chunk-analysis.ts) runs in this thread (syncSearchIndex) or in the importer's worker threads
+// (syncSearchIndexThreaded); this module writes what it finds. The decision vectors of semantic search follow in the
+// same call (src/search/vector-sync.ts), pooled by the same analysis.
 import type Database from 'better-sqlite3';
 import { loadEmbeddingsConfig, type EmbeddingsConfig } from '../config.ts';
 import { sql } from '../db/statements.ts';
-import { analyzedText, tokenize, type Token } from './analyze.ts';
+import { analyzedText, tokenize } from './analyze.ts';
+import {
+  analyzeChunks, noteLongWords, shareModel, stems, type AnalysisTask, type AnalyzedDecision, type ChunkAnalysis, type ChunkText,
+} from './chunk-analysis.ts';
+import { fieldOf } from './corpus-model.ts';
 import { beginVectorSync, type VectorSync } from './vector-sync.ts';
+
+/** Worker threads that analyse chunks (the importer's, src/ingest/prepare-pool.ts). */
+export interface AnalysisThreads {
+  count: number;
+  analyze(task: AnalysisTask): Promise<ChunkAnalysis>;
+}
 
 /**
  * Bumped when the analysis changes or the indexes gain a part: a corpus indexed by an older version is re-indexed
@@ -14,12 +26,10 @@ import { beginVectorSync, type VectorSync } from './vector-sync.ts';
  * 4: the passage index chunks_fts dropped (no query read it since 3; it doubled the indexing work of an import).
  */
 export const SEARCH_INDEX_VERSION = 4;
+/** Queue rows read at a time (a batch of chunks ends with whole decisions, see queuedChunkBatches). */
 const BATCH = 2_000;
-/** Only long words can be compounds worth finding by their last part. */
-const COMPOUND_MIN = 7;
-
-/** Sections whose text outranks the reasons (the `lead` column). */
-const LEAD_SECTIONS = new Set(['Leitsatz', 'Orientierungssatz', 'Tenor']);
+/** Batches out with worker threads at a time, per thread: one being analysed, one waiting. */
+const BATCHES_AHEAD_PER_THREAD = 2;
 
 interface QueuedChunk {
   chunk_id: number; indexed: number; decision_id: string | null; text: string | null; section: string | null; position: number | null;
@@ -32,46 +42,37 @@ interface QueuedUnit {
 
 const reversed = (word: string) => [...word].reverse().join('');
 
-/** The tokens of a text, remembering its long words for the compound lookup (src/search/query.ts). */
-function indexTokens(text: string | null, words: Map<string, string>): Token[] {
-  if (!text) return [];
+/** A text's stems, its long words noted in `words`. */
+function indexText(text: string | null, words: Map<string, string>): string {
+  if (!text) return '';
   const tokens = tokenize(text);
-  for (const token of tokens) {
-    if (token.word.length >= COMPOUND_MIN && !words.has(token.word) && !/\d/u.test(token.word)) words.set(token.word, token.stem);
-  }
-  return tokens;
+  noteLongWords(tokens, words);
+  return stems(tokens);
 }
 
-/** The text as indexed: stems separated by spaces. */
-const stems = (tokens: Token[]) => tokens.map((token) => token.stem).join(' ');
-const indexText = (text: string | null, words: Map<string, string>) => stems(indexTokens(text, words));
-
-function flushWords(db: Database.Database, words: Map<string, string>): void {
+function flushWords(db: Database.Database, words: Iterable<[string, string]>): void {
   const insert = sql(db, 'INSERT OR IGNORE INTO search_words (rev, stem) VALUES (?, ?)');
   for (const [word, stem] of words) insert.run(reversed(word), stem);
-  words.clear();
 }
 
-/** A decision's row of decisions_fts as the drain gathers it from its chunks. */
-interface DecisionDoc { id: string; chunks: number; title: string; lead: string[]; body: string[] }
-
 /**
- * Writes a decision's row of decisions_fts (replacing the one it had). When the drain did not see all of its chunks
- * (only some were re-indexed), the row is made from all of them as stored.
+ * Writes a decision's row of decisions_fts (replacing the one it had); `stored`: the chunks it has. When the analysis
+ * did not see them all (only some were re-indexed), the row is made from all of them as stored.
  */
-function writeDecisionDoc(db: Database.Database, doc: DecisionDoc): void {
-  const stored = sql<[string], { n: number }>(db, 'SELECT count(*) AS n FROM chunks WHERE decision_id = ?').get(doc.id)!.n;
-  if (stored !== doc.chunks) {
-    const title = sql<[string], { title: string | null }>(db, 'SELECT title FROM decisions WHERE id = ?').get(doc.id)?.title ?? null;
-    doc = { id: doc.id, chunks: stored, title: analyzedText(title ?? ''), lead: [], body: [] };
-    for (const chunk of sql<[string], { text: string; section: string | null }>(db,
-      'SELECT text, section FROM chunks WHERE decision_id = ? ORDER BY position').all(doc.id)) {
-      (LEAD_SECTIONS.has(chunk.section ?? '') ? doc.lead : doc.body).push(analyzedText(chunk.text));
-    }
-  }
+function writeDecisionDoc(db: Database.Database, doc: AnalyzedDecision, stored: number): void {
   if (stored === 0) {
     sql(db, 'DELETE FROM search_docs WHERE decision_id = ?').run(doc.id);
     return;
+  }
+  if (stored !== doc.chunks) {
+    const title = sql<[string], { title: string | null }>(db, 'SELECT title FROM decisions WHERE id = ?').get(doc.id)?.title ?? null;
+    const lead: string[] = [];
+    const body: string[] = [];
+    for (const chunk of sql<[string], { text: string; section: string | null }>(db,
+      'SELECT text, section FROM chunks WHERE decision_id = ? ORDER BY position').all(doc.id)) {
+      (fieldOf(chunk.section) === 'lead' ? lead : body).push(analyzedText(chunk.text));
+    }
+    doc = { ...doc, title: analyzedText(title), lead: lead.join(' '), body: body.join(' ') };
   }
   const held = sql<[string], { doc_id: number }>(db, 'SELECT doc_id FROM search_docs WHERE decision_id = ?').get(doc.id);
   let docId: number | bigint;
@@ -81,46 +82,90 @@ function writeDecisionDoc(db: Database.Database, doc: DecisionDoc): void {
   } else {
     docId = sql(db, 'INSERT INTO search_docs (decision_id) VALUES (?)').run(doc.id).lastInsertRowid;
   }
-  sql(db, 'INSERT INTO decisions_fts (rowid, title, lead, body) VALUES (?, ?, ?, ?)')
-    .run(docId, doc.title, doc.lead.join(' '), doc.body.join(' '));
+  sql(db, 'INSERT INTO decisions_fts (rowid, title, lead, body) VALUES (?, ?, ?, ?)').run(docId, doc.title, doc.lead, doc.body);
 }
 
-function drainChunks(db: Database.Database, words: Map<string, string>, vectors: VectorSync): number {
-  let done = 0;
-  let removed = false;
-  let doc = null as DecisionDoc | null;
-  const dequeue = sql(db, 'DELETE FROM search_chunk_queue WHERE chunk_id <= ?');
+/** Queued chunks read at a time: those still stored, as their analysis needs them, and the last queue id read. */
+interface ChunkBatch { chunks: ChunkText[]; last: number; removed: boolean }
+
+/**
+ * The chunk queue in batches of whole decisions (a decision's vector pools all its chunks): a full page of the queue
+ * ends before its last decision, which opens the next batch, unless that decision fills the page alone.
+ */
+function* queuedChunkBatches(db: Database.Database, size: number): Generator<ChunkBatch> {
+  let after = 0;
   for (;;) {
-    const rows = sql<[number], QueuedChunk>(db, `
+    const rows = sql<[number, number], QueuedChunk>(db, `
       SELECT q.chunk_id, q.indexed, c.decision_id, c.text, c.section, c.position, d.title FROM search_chunk_queue q
       LEFT JOIN chunks c ON c.id = q.chunk_id LEFT JOIN decisions d ON d.id = c.decision_id
-      ORDER BY q.chunk_id LIMIT ?`).all(BATCH);
-    if (rows.length === 0) break;
-    for (const row of rows) {
-      removed ||= row.indexed === 1;
-      if (row.text === null) continue;
-      const title = row.position === 0 && row.title ? tokenize(row.title) : [];
-      const tokens = indexTokens(row.text, words);
-      const text = stems(tokens);
-      const lead = LEAD_SECTIONS.has(row.section ?? '');
-      vectors.chunk({ decisionId: row.decision_id!, section: row.section, title, tokens });
-      if (doc?.id !== row.decision_id) {
-        if (doc) writeDecisionDoc(db, doc);
-        doc = { id: row.decision_id!, chunks: 0, title: '', lead: [], body: [] };
-      }
-      doc.chunks++;
-      if (title.length > 0) doc.title = stems(title);
-      (lead ? doc.lead : doc.body).push(text);
-      done++;
+      WHERE q.chunk_id > ? ORDER BY q.chunk_id LIMIT ?`).all(after, size);
+    if (rows.length === 0) return;
+    let end = rows.length;
+    if (rows.length === size) {
+      const last = rows[end - 1].decision_id;
+      while (end > 0 && rows[end - 1].decision_id === last) end--;
+      if (end === 0) end = rows.length;
     }
-    dequeue.run(rows.at(-1)!.chunk_id);
-    flushWords(db, words);
+    const batch: ChunkBatch = { chunks: [], last: rows[end - 1].chunk_id, removed: false };
+    for (const row of rows.slice(0, end)) {
+      batch.removed ||= row.indexed === 1;
+      if (row.text === null) continue;
+      batch.chunks.push({ decision: row.decision_id!, section: row.section, text: row.text,
+        title: row.position === 0 ? row.title : null });
+    }
+    after = batch.last;
+    yield batch;
   }
-  if (doc) writeDecisionDoc(db, doc);
-  // Passages deleted without new ones (a decision kept without chunks) leave no decision row behind.
-  if (removed) {
-    db.exec(`DELETE FROM search_docs WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.decision_id = search_docs.decision_id)`);
+}
+
+/** Writes what the analysis of a batch found, and takes the batch off the queue. Returns the chunks indexed. */
+function writeChunkBatch(db: Database.Database, batch: ChunkBatch, analysis: ChunkAnalysis, vectors: VectorSync): number {
+  const chunkCount = sql<[string], { n: number }>(db, 'SELECT count(*) AS n FROM chunks WHERE decision_id = ?');
+  for (const doc of analysis.decisions) {
+    const stored = chunkCount.get(doc.id)!.n;
+    writeDecisionDoc(db, doc, stored);
+    vectors.decision(doc.id, doc.vector, stored === doc.chunks);
   }
+  flushWords(db, analysis.words);
+  sql(db, 'DELETE FROM search_chunk_queue WHERE chunk_id <= ?').run(batch.last);
+  return batch.chunks.length;
+}
+
+/** Passages deleted without new ones (a decision kept without chunks) leave no decision row behind. */
+function dropDocsWithoutChunks(db: Database.Database): void {
+  db.exec(`DELETE FROM search_docs WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.decision_id = search_docs.decision_id)`);
+}
+
+function drainChunks(db: Database.Database, vectors: VectorSync, size: number): number {
+  let done = 0;
+  let removed = false;
+  for (const batch of queuedChunkBatches(db, size)) {
+    removed ||= batch.removed;
+    done += writeChunkBatch(db, batch, analyzeChunks(batch.chunks, vectors.model), vectors);
+  }
+  if (removed) dropDocsWithoutChunks(db);
+  return done;
+}
+
+/** drainChunks with the analysis in worker threads: a few batches ahead, written in queue order. */
+async function drainChunksThreaded(db: Database.Database, vectors: VectorSync, threads: AnalysisThreads, size: number): Promise<number> {
+  const model = vectors.model && shareModel(vectors.model);
+  const batches = queuedChunkBatches(db, size);
+  const out: { batch: ChunkBatch; analysis: Promise<ChunkAnalysis> }[] = [];
+  let done = 0;
+  let removed = false;
+  for (;;) {
+    while (out.length < threads.count * BATCHES_AHEAD_PER_THREAD) {
+      const next = batches.next();
+      if (next.done) break;
+      out.push({ batch: next.value, analysis: threads.analyze({ chunks: next.value.chunks, model }) });
+    }
+    const first = out.shift();
+    if (!first) break;
+    removed ||= first.batch.removed;
+    done += writeChunkBatch(db, first.batch, await first.analysis, vectors);
+  }
+  if (removed) dropDocsWithoutChunks(db);
   return done;
 }
 
@@ -129,8 +174,9 @@ export function unitLabel(unit: { kind: string | null; number: string | null; ab
   return [unit.kind, unit.number, unit.abbreviation].filter(Boolean).join(' ');
 }
 
-function drainUnits(db: Database.Database, words: Map<string, string>): number {
+function drainUnits(db: Database.Database): number {
   let done = 0;
+  const words = new Map<string, string>();
   const remove = sql(db, 'DELETE FROM law_units_fts WHERE rowid = ?');
   const insert = sql(db, 'INSERT INTO law_units_fts (rowid, title, heading, body) VALUES (?, ?, ?, ?)');
   const dequeue = sql(db, 'DELETE FROM search_unit_queue WHERE unit_rowid <= ?');
@@ -149,6 +195,7 @@ function drainUnits(db: Database.Database, words: Map<string, string>): number {
     }
     dequeue.run(rows.at(-1)!.unit_rowid);
     flushWords(db, words);
+    words.clear();
   }
 }
 
@@ -157,7 +204,11 @@ export interface SyncOptions {
   embeddings?: EmbeddingsConfig | null;
   /** Everything is being indexed anew (rebuildSearchIndex). */
   rebuild?: boolean;
+  /** Chunk queue rows analysed per batch (default 2,000; a decision's chunks stay together unless it fills a batch alone). */
+  batchChunks?: number;
 }
+
+type SyncCounts = { chunks: number; units: number; vectors: number };
 
 /**
  * Brings the search indexes in step with what imports wrote since the last call: FTS5 and the trained model's vectors
@@ -166,18 +217,39 @@ export interface SyncOptions {
  *
  * @example syncSearchIndex(db) // { chunks: 412, units: 0, vectors: 50 }
  */
-export function syncSearchIndex(db: Database.Database, options: SyncOptions = {}): { chunks: number; units: number; vectors: number } {
-  const embeddings = options.embeddings !== undefined ? options.embeddings : loadEmbeddingsConfig(process.env);
+export function syncSearchIndex(db: Database.Database, options: SyncOptions = {}): SyncCounts {
   let vectors: VectorSync | undefined;
   const drained = db.transaction(() => {
-    vectors = beginVectorSync(db, embeddings, options.rebuild ?? false);
-    const words = new Map<string, string>();
-    const counts = { chunks: drainChunks(db, words, vectors), units: drainUnits(db, words) };
+    vectors = beginVectorSync(db, embeddingsOf(options), options.rebuild ?? false);
+    const counts = { chunks: drainChunks(db, vectors, options.batchChunks ?? BATCH), units: drainUnits(db) };
     vectors.endOfDrain();
     return counts;
   })();
   return { ...drained, vectors: vectors!.fillMissing() };
 }
+
+/**
+ * syncSearchIndex with the chunks analysed in worker threads (the end of a large import, whose threads are idle by
+ * then). The transaction spans the awaits: nothing else writes through this connection meanwhile (the importer owns
+ * it), and a failure rolls it all back.
+ */
+export async function syncSearchIndexThreaded(db: Database.Database, threads: AnalysisThreads, options: SyncOptions = {}): Promise<SyncCounts> {
+  db.exec('BEGIN IMMEDIATE');
+  let vectors: VectorSync;
+  let drained: { chunks: number; units: number };
+  try {
+    vectors = beginVectorSync(db, embeddingsOf(options), options.rebuild ?? false);
+    drained = { chunks: await drainChunksThreaded(db, vectors, threads, options.batchChunks ?? BATCH), units: drainUnits(db) };
+    vectors.endOfDrain();
+    db.exec('COMMIT');
+  } catch (error) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+  return { ...drained, vectors: vectors.fillMissing() };
+}
+
+const embeddingsOf = (options: SyncOptions) => (options.embeddings !== undefined ? options.embeddings : loadEmbeddingsConfig(process.env));
 
 /** Records the search index version this code writes. */
 function recordSearchIndexVersion(db: Database.Database): void {
@@ -200,8 +272,8 @@ export function upgradeSearchIndex(db: Database.Database, from: string | undefin
   }
 }
 
-/** Indexes everything anew (a corpus indexed by an older analysis, or one from before search existed). */
-export function rebuildSearchIndex(db: Database.Database, options: Omit<SyncOptions, 'rebuild'> = {}): void {
+/** Queues every chunk and law unit for indexing, the indexes emptied (what a rebuild then drains). */
+export function queueEverything(db: Database.Database): void {
   db.transaction(() => {
     db.exec(`DROP TABLE IF EXISTS chunks_fts;
       DELETE FROM search_docs; INSERT INTO decisions_fts (decisions_fts) VALUES ('delete-all');
@@ -210,6 +282,11 @@ export function rebuildSearchIndex(db: Database.Database, options: Omit<SyncOpti
       INSERT INTO search_chunk_queue (chunk_id) SELECT id FROM chunks;
       INSERT INTO search_unit_queue (unit_rowid) SELECT rowid FROM law_units;`);
   })();
+}
+
+/** Indexes everything anew (a corpus indexed by an older analysis, or one from before search existed). */
+export function rebuildSearchIndex(db: Database.Database, options: Omit<SyncOptions, 'rebuild'> = {}): void {
+  queueEverything(db);
   syncSearchIndex(db, { ...options, rebuild: true });
   recordSearchIndexVersion(db);
 }

@@ -1,7 +1,8 @@
-// A synchronous HTTP POST for the import's vector step: syncSearchIndex runs inside Importer.finish, which is
-// synchronous, so the request runs in a worker thread while this thread waits on a shared flag (Atomics.wait) and
-// then takes the answer off the message port (receiveMessageOnPort). Blocking is what the import wants here: it
-// holds the write transaction anyway. The worker is started once and unref'd, so it never keeps a process alive.
+// A synchronous HTTP POST for the import's vector step: it also serves syncSearchIndex, which is synchronous (the
+// rebuild of an older corpus on open runs it), so the request runs in a worker thread while this thread waits on a
+// shared flag (Atomics.wait) and then takes the answer off the message port (receiveMessageOnPort). Blocking is what
+// the import wants here: it holds the write transaction anyway. The worker is started once and unref'd, so it never
+// keeps a process alive.
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 
 const WORKER_SOURCE = `

@@ -3,9 +3,10 @@
 //
 // - Corpus-trained embedder (default): trained once the corpus holds enough text (MIN_TRAIN_TOKENS), on a bounded
 //   sample (SAMPLE_TOKENS), and trained anew when the corpus holds RETRAIN_GROWTH times the passages it was trained
-//   on, or when the search analysis changed (SEARCH_INDEX_VERSION). Decisions written by this import are pooled from
-//   the very tokens the FTS5 drain produces (no second pass over their text); decisions without a vector (imported
-//   before the first training, or after a retraining) are pooled from their chunks afterwards.
+//   on, or when the search analysis changed (SEARCH_INDEX_VERSION). Decisions written by this import are pooled by the
+//   drain's analysis from the tokens of their FTS5 row (src/search/chunk-analysis.ts: no second pass over their text);
+//   decisions without a vector (imported before the first training, or after a retraining) are pooled from their
+//   chunks afterwards.
 // - External embedder (JURALITE_EMBEDDINGS_URL): decisions written by this import lose their old vector in the FTS5
 //   transaction; then every decision without a vector is embedded, a batch per request and per transaction, so a
 //   failing endpoint leaves the decisions it did not reach without vectors, to be embedded by the next import.
@@ -14,7 +15,6 @@
 import type Database from 'better-sqlite3';
 import type { EmbeddingsConfig } from '../config.ts';
 import { sql } from '../db/statements.ts';
-import type { Token } from './analyze.ts';
 import { tokenize } from './analyze.ts';
 import {
   Bag, FIELD_WEIGHT, fieldOf, passageCount, RETRAIN_GROWTH, storeCorpusModel, trainCorpusModel, type TrainedModel,
@@ -24,18 +24,15 @@ import { describeEndpoint, embedRemoteSync, EmbedderError } from './external-emb
 import { centeredUnit } from './vector-math.ts';
 import { decisionsWithoutVector, dropVectors, ensureVectorTable, putDecisionVector, removeOrphanVectors } from './vector-store.ts';
 
-/** What the FTS5 drain hands over for each chunk it indexes (in chunk id order, so a decision's chunks arrive together). */
-export interface ChunkTokens {
-  decisionId: string;
-  section: string | null;
-  /** The decision title when this is its first chunk. */
-  title: Token[];
-  tokens: Token[];
-}
-
-/** The vector side of one sync: a sink for the drain, then the decisions still lacking vectors. */
+/** The vector side of one sync: what the drain's analysis pools with, a sink for it, then the decisions still lacking vectors. */
 export interface VectorSync {
-  chunk(chunk: ChunkTokens): void;
+  /** The trained model the drain's analysis pools decision vectors with (null: it pools none). */
+  readonly model: TrainedModel | null;
+  /**
+   * A decision the drain indexed, with the vector its analysis pooled (or null); `complete`: the analysis saw all of
+   * its chunks (otherwise the vector pools only some, and the decision is made from its stored chunks by fillMissing).
+   */
+  decision(id: string, vector: Float32Array | null, complete: boolean): void;
   /** Ends the drain's part (inside its transaction). */
   endOfDrain(): void;
   /** Makes the vectors still missing; returns how many vectors this sync wrote. */
@@ -72,30 +69,13 @@ function trainedSync(db: Database.Database, recorded: EmbedderRecord | null, reb
     }
   }
   let written = 0;
-  let current: { id: string; bag: Bag; chunks: number } | null = null;
-  const chunkCount = sql<[string], { n: number }>(db, 'SELECT count(*) AS n FROM chunks WHERE decision_id = ?');
-  const flush = () => {
-    if (!current || !model) return;
-    // Only a decision whose every chunk passed through the drain is pooled here; any other is made from its chunks.
-    if (chunkCount.get(current.id)!.n === current.chunks) {
-      if (putDecisionVector(db, current.id, current.bag.vector())) written++;
-    } else {
-      putDecisionVector(db, current.id, null);
-    }
-    current = null;
-  };
   return {
-    chunk(chunk) {
+    model,
+    decision(id, vector, complete) {
       if (!model) return;
-      if (current?.id !== chunk.decisionId) {
-        flush();
-        current = { id: chunk.decisionId, bag: new Bag(model), chunks: 0 };
-      }
-      current.bag.addTokens(chunk.title, FIELD_WEIGHT.title);
-      current.bag.addTokens(chunk.tokens, FIELD_WEIGHT[fieldOf(chunk.section)]);
-      current.chunks++;
+      if (putDecisionVector(db, id, complete ? vector : null)) written++;
     },
-    endOfDrain: flush,
+    endOfDrain() {},
     fillMissing() {
       if (!model) return written;
       const trained = model;
@@ -137,8 +117,9 @@ function externalSync(db: Database.Database, config: EmbeddingsConfig, recorded:
   // index (a new analysis) leaves external vectors as they are.
   const touched = new Set<string>();
   return {
-    chunk(chunk) {
-      if (!rebuild) touched.add(chunk.decisionId);
+    model: null,
+    decision(id) {
+      if (!rebuild) touched.add(id);
     },
     endOfDrain() {
       for (const id of touched) putDecisionVector(db, id, null);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { importPaths } from '../../src/ingest/index.ts';
 import type { CorpusDb } from '../../src/corpus/open.ts';
 import { tempCorpus } from './helpers.ts';
+import { searchIndexContents } from '../helpers/search-index.ts';
 
 /** What an import leaves in the corpus, in a form two corpora can be compared by. */
 function contents(db: CorpusDb) {
@@ -18,7 +19,7 @@ function contents(db: CorpusDb) {
   };
 }
 
-test('documents parsed in worker threads are written as the main thread writes them, in the same order', async (t) => {
+test('documents parsed (and their chunks analysed) in worker threads are written as the main thread writes them, in the same order', async (t) => {
   const inline = tempCorpus(t);
   const threaded = tempCorpus(t);
   const broken = join(inline.dir, 'broken.xml');
@@ -34,4 +35,7 @@ test('documents parsed in worker threads are written as the main thread writes t
   assert.deepEqual(threadedSummary, inlineSummary);
   assert.deepEqual(seen[1], seen[0], 'documents are reported (and written) in the order they were found');
   assert.deepEqual(contents(threaded.db), contents(inline.db));
+  const index = searchIndexContents(inline.db);
+  assert.ok(index.vectors.length > 40, 'the fixtures are enough to train the embedder');
+  assert.deepEqual(searchIndexContents(threaded.db), index, 'the search index, analysed by the threads at the end');
 });

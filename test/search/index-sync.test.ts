@@ -9,7 +9,10 @@ import Database from 'better-sqlite3';
 import { openCorpus, upgradeCorpus } from '../../src/corpus/open.ts';
 import { importPaths } from '../../src/ingest/import-paths.ts';
 import { searchDecisions } from '../../src/search/decision-search.ts';
+import { analyzeTask, type AnalysisTask } from '../../src/search/chunk-analysis.ts';
+import { queueEverything, syncSearchIndex, syncSearchIndexThreaded, type AnalysisThreads } from '../../src/search/index-sync.ts';
 import { riiXml } from '../ingest/helpers.ts';
+import { searchIndexContents } from '../helpers/search-index.ts';
 
 function corpusDir(t: { after(fn: () => void): void }) {
   const dir = mkdtempSync(join(tmpdir(), 'juralite-search-'));
@@ -97,4 +100,52 @@ test('keyword ranks decisions: every word somewhere in the decision, one row per
   db.prepare('DELETE FROM decisions WHERE doknr = ?').run('SRCH00000003');
   assert.deepEqual(docs(), { docs: 0, rows: 0 }, 'a deleted decision takes its row along');
   assert.deepEqual(await keyword(db, 'Schimmel'), []);
+});
+
+test('the index is the same whether the chunks are analysed inline or by threads, in batches that split decisions or not', async (t) => {
+  const db = openCorpus(join(corpusDir(t), 'corpus.db'));
+  t.after(() => db.close());
+  await importPaths(db, ['fixtures/laws', 'fixtures/decisions'], { workers: 0 });
+  const imported = searchIndexContents(db);
+  assert.ok(imported.vectors.length > 40 && imported.decisions.length > 0 && imported.queued.length === 0);
+
+  // Seven queue rows a batch: most decisions span several batches (their rows are then made from the stored chunks,
+  // their vectors by fillMissing), short ones share one.
+  queueEverything(db);
+  syncSearchIndex(db, { embeddings: null, rebuild: true, batchChunks: 7 });
+  assert.deepEqual(searchIndexContents(db), imported);
+
+  // The threaded drain with the worker's entry run here: tasks cloned as a message would be, several out at once.
+  let tasks = 0;
+  const threads: AnalysisThreads = {
+    count: 2,
+    analyze: async (task: AnalysisTask) => {
+      tasks++;
+      await new Promise((resolve) => setImmediate(resolve));
+      return analyzeTask(structuredClone(task));
+    },
+  };
+  for (const batchChunks of [7, 2_000]) {
+    queueEverything(db);
+    const counts = await syncSearchIndexThreaded(db, threads, { embeddings: null, rebuild: true, batchChunks });
+    assert.ok(counts.chunks > 0 && counts.vectors === imported.vectors.length);
+    assert.deepEqual(searchIndexContents(db), imported, `batches of ${batchChunks}`);
+  }
+  assert.ok(tasks > 10);
+
+  // A failure after some batches were written (and the model trained anew) rolls the whole drain back.
+  queueEverything(db);
+  const queued = searchIndexContents(db);
+  let calls = 0;
+  const failing: AnalysisThreads = {
+    count: 1,
+    analyze: async (task: AnalysisTask) => {
+      if (++calls === 3) throw new Error('worker died');
+      return analyzeTask(task);
+    },
+  };
+  await assert.rejects(syncSearchIndexThreaded(db, failing, { embeddings: null, rebuild: true, batchChunks: 7 }), /worker died/u);
+  assert.equal(db.inTransaction, false);
+  assert.deepEqual(searchIndexContents(db), queued, 'the queue, the emptied FTS5 tables and the vectors as they were');
+  assert.ok(queued.queued.length > 0 && queued.vectors.length === imported.vectors.length);
 });
