@@ -1,6 +1,7 @@
 // The import dispatcher: walks files, folders and archives, detects each document's format from its content (and
-// name), parses it, and writes documents in batches: one transaction per batch, one savepoint per document, so an
-// interrupted import never leaves a half-written document and one bad document never spoils its batch.
+// name), parses it, and writes documents in batches: one transaction per batch (and, should a document fail, a
+// savepoint per document), so an interrupted import never leaves a half-written document and one bad document never
+// spoils its batch.
 import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
@@ -18,7 +19,7 @@ import { defaultImportWorkers, ImportWorkers } from './prepare-pool.ts';
 import { isZip, zipMembers } from './zip.ts';
 import { tarEntries } from './tar.ts';
 import { sql } from '../db/statements.ts';
-import { resolvePendingEdges } from '../graph/resolve.ts';
+import { forgetResolutions, resolvePendingEdges } from '../graph/resolve.ts';
 import { syncSearchIndex, syncSearchIndexThreaded } from '../search/index-sync.ts';
 
 export interface ImportProgress {
@@ -178,24 +179,36 @@ class Importer {
     const batch = this.batch;
     this.batch = [];
     this.chars = 0;
-    const db = this.db;
-    const results: [string, WriteOutcome | Error][] = [];
-    db.transaction(() => {
-      for (const p of batch) {
-        try {
-          results.push([p.name, db.transaction(p.write)()]);
-        } catch (error) {
-          results.push([p.name, error as Error]);
-        }
-      }
-    })();
-    for (const [name, r] of results) {
+    for (const [name, r] of this.write(batch)) {
       if (r instanceof Error) this.summary.failed.push({ path: name, reason: r.message });
       else this.summary[r]++;
       this.progress(name);
     }
     // Let the event loop breathe between batches (a server may share the process).
     await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /**
+   * Writes a batch in one transaction: first without a savepoint per document (a savepoint makes SQLite copy every
+   * page a document touches that the batch had touched before); when a document fails, the batch is rolled back and
+   * written again with one savepoint per document, so the others are kept and the failing one leaves no trace.
+   */
+  private write(batch: Pending[]): [string, WriteOutcome | Error][] {
+    const db = this.db;
+    try {
+      return db.transaction(() => batch.map((p): [string, WriteOutcome] => [p.name, p.write()]))();
+    } catch {
+      // Citation targets looked up meanwhile may name a document the rollback took back.
+      forgetResolutions(db);
+    }
+    return db.transaction(() => batch.map((p): [string, WriteOutcome | Error] => {
+      try {
+        return [p.name, db.transaction(p.write)()];
+      } catch (error) {
+        forgetResolutions(db);
+        return [p.name, error as Error];
+      }
+    }))();
   }
 
   async finish(): Promise<ImportSummary> {

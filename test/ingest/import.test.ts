@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { importPaths, type ImportProgress } from '../../src/ingest/index.ts';
 import { giiXml, makeTarGz, makeZip, riiXml, tempCorpus } from './helpers.ts';
 
@@ -108,6 +108,28 @@ test('one bad document never spoils its batch', async (t) => {
   assert.match(summary.failed[0].reason, /already held by decision/u);
   assert.equal((db.prepare("SELECT count(*) AS n FROM decisions WHERE doknr = 'KORE600032020'").get() as { n: number }).n, 0);
   assert.equal((db.prepare("SELECT count(*) AS n FROM chunks c JOIN decisions d ON d.id = c.decision_id WHERE d.doknr = 'KORE600032020'").get() as { n: number }).n, 0);
+});
+
+test('a document failing midway through its write leaves no row behind; the rest of its batch is written', async (t) => {
+  const { db, dir } = tempCorpus(t);
+  const root = join(dir, 'batch');
+  mkdirSync(root);
+  writeFileSync(join(root, 'd1.xml'), decision(1));
+  writeFileSync(join(root, 'd2.xml'), decision(2));
+  // The third cites the second, which fails once its decision row, file numbers and Randnummern are written.
+  writeFileSync(join(root, 'd3.xml'), decision(3, { gruende: [{ rn: 1, text: 'Vgl. BGH, Urteil vom 1. Januar 2020 - VIII ZR 2/20.' }] }));
+  db.exec(`CREATE TEMP TRIGGER refuse_chunks BEFORE INSERT ON chunks
+    WHEN new.decision_id = (SELECT id FROM decisions WHERE doknr = 'KORE600022020')
+    BEGIN SELECT RAISE(ABORT, 'chunk refused'); END`);
+  const summary = await importPaths(db, [root], { batchSize: 10 });
+  assert.equal(summary.imported, 2);
+  assert.deepEqual(summary.failed.map((f) => [basename(f.path), f.reason]), [['d2.xml', 'chunk refused']]);
+  const count = (query: string) => (db.prepare(query).get() as { n: number }).n;
+  assert.equal(count(`SELECT count(*) AS n FROM decisions WHERE doknr = 'KORE600022020'`), 0);
+  assert.equal(count(`SELECT count(*) AS n FROM decision_file_numbers WHERE aktenzeichen = 'VIII ZR 2/20'`), 0);
+  assert.equal(count('SELECT count(*) AS n FROM decision_randnummern r WHERE NOT EXISTS (SELECT 1 FROM decisions d WHERE d.id = r.decision_id)'), 0);
+  assert.equal(count(`SELECT count(*) AS n FROM citation_edges WHERE reference_type = 'case' AND resolution_status = 'unresolved'`), 1,
+    'the citation of the failed decision stays unresolved');
 });
 
 test('explicit paths of an unknown kind, missing paths and empty input are reported, not thrown', async (t) => {
