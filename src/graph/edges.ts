@@ -9,7 +9,7 @@ import { azKey } from '../corpus/ids.ts';
 import { courtMatches } from '../corpus/find-decision.ts';
 import type { ParsedNorm } from '../corpus/norms.ts';
 import { codePointIndexer } from '../text/code-points.ts';
-import { resolveCaseTarget, resolvePendingEdges } from './resolve.ts';
+import { resolveCaseTarget, resolvePendingEdges, statuteHeld } from './resolve.ts';
 
 /** A decision as the edge finder needs it; offsets of `randnummern` are code points into `fullText`, ascending. */
 export interface CitingDecision {
@@ -94,8 +94,8 @@ export function findEdgeCandidates(decision: CitingDecision): EdgeCandidate[] {
 }
 
 /**
- * Writes a decision's edges (the caller has deleted the old ones). Case edges resolve against the corpus as it
- * stands; those naming a decision not yet imported wait for resolvePendingEdges, as do statute edges.
+ * Writes a decision's edges (the caller has deleted the old ones). Edges resolve against the corpus as it stands;
+ * those naming a decision not yet imported, or a provision whose text is not held yet, wait for resolvePendingEdges.
  */
 export function writeEdges(corpus: Database.Database, decisionId: string, candidates: readonly EdgeCandidate[]): void {
   const rows = new Map<string, EdgeRow>();
@@ -109,7 +109,10 @@ export function writeEdges(corpus: Database.Database, decisionId: string, candid
     const key = `${target}\u0000${candidate.rn ?? ''}`;
     const held = rows.get(key);
     if (held) held.reference_role ??= candidate.reference_role;
-    else rows.set(key, { ...candidate, to_decision_id: to, resolution_status: to ? 'resolved' : 'unresolved' });
+    else {
+      const resolved = candidate.reference_type === 'case' ? to !== null : statuteHeld(corpus, candidate.target_law, candidate.target_unit);
+      rows.set(key, { ...candidate, to_decision_id: to, resolution_status: resolved ? 'resolved' : 'unresolved' });
+    }
   }
   const insert = sql(corpus, `
     INSERT INTO citation_edges (from_decision_id, rn, reference_canonical, reference_type, reference_role, target_ecli,

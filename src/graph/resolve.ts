@@ -14,21 +14,45 @@ export interface CaseTarget {
   azKey: string | null;
 }
 
-// Popular decisions are cited thousands of times: during an import each distinct target is looked up once. The
-// cache lives until the import's final pass (forgetResolutions), which re-resolves whatever was null.
-const importCaches = new WeakMap<Database.Database, Map<string, string | null>>();
+// Popular decisions and provisions are cited thousands of times: during an import each distinct target is looked up
+// once. The caches live until the import's final pass (forgetResolutions), which re-resolves whatever was null.
+interface ImportCache { cases: Map<string, string | null>; statutes: Map<string, boolean> }
+const importCaches = new WeakMap<Database.Database, ImportCache>();
+
+function importCache(corpus: Database.Database): ImportCache {
+  let cache = importCaches.get(corpus);
+  if (!cache) importCaches.set(corpus, (cache = { cases: new Map(), statutes: new Map() }));
+  return cache;
+}
 
 /** The id of the one decision the citation names, or null; cached per connection until forgetResolutions. */
 export function resolveCaseTarget(corpus: Database.Database, target: CaseTarget): string | null {
-  let cache = importCaches.get(corpus);
-  if (!cache) importCaches.set(corpus, (cache = new Map()));
+  const { cases } = importCache(corpus);
   const key = `${target.ecli}\u0000${target.court}\u0000${target.date}\u0000${target.azKey}`;
-  let id = cache.get(key);
-  if (id === undefined) cache.set(key, (id = lookUp(corpus, target)));
+  let id = cases.get(key);
+  if (id === undefined) cases.set(key, (id = lookUp(corpus, target)));
   return id;
 }
 
-/** Drops the lookups cached during an import (decisions written since may answer them differently). */
+/**
+ * Whether the corpus holds the text of a cited provision ('BGB', '§ 573'): a statute edge is resolved exactly then.
+ * Cached like resolveCaseTarget.
+ */
+export function statuteHeld(corpus: Database.Database, law: string | null, unit: string | null): boolean {
+  const { statutes } = importCache(corpus);
+  const key = `${law}\u0000${unit}`;
+  let held = statutes.get(key);
+  if (held === undefined) {
+    const space = unit?.indexOf(' ') ?? -1;
+    held = space > 0 && sql(corpus, `SELECT 1 FROM laws l JOIN law_units u ON u.law_id = l.id
+      WHERE l.abbreviation = ? AND u.kind = ? AND u.number = ? AND u.text IS NOT NULL`)
+      .get(law, unit!.slice(0, space), unit!.slice(space + 1)) !== undefined;
+    statutes.set(key, held);
+  }
+  return held;
+}
+
+/** Drops the lookups cached during an import (documents written since may answer them differently). */
 export function forgetResolutions(corpus: Database.Database): void {
   importCaches.delete(corpus);
 }
@@ -59,10 +83,11 @@ interface PendingEdge {
 
 /**
  * Resolves the unresolved edges that a decision of the corpus may now answer (one imported after the citing one),
- * and statute edges whose unit text is now held. Runs after every import, inside the caller's transaction.
- * Returns the number of decision citations resolved.
+ * and, unless `statutes` is false, statute edges whose unit text is now held (a scan of every statute edge: the
+ * importer skips it when it wrote no law, since writeEdges resolves new statute edges itself). Runs after every
+ * import, inside the caller's transaction. Returns the number of decision citations resolved.
  */
-export function resolvePendingEdges(corpus: Database.Database): number {
+export function resolvePendingEdges(corpus: Database.Database, { statutes = true } = {}): number {
   forgetResolutions(corpus);
   // Only edges whose ECLI or Aktenzeichen some decision now holds can resolve: the rest are not even looked at.
   const pending = sql<[], PendingEdge>(corpus,
@@ -86,7 +111,7 @@ export function resolvePendingEdges(corpus: Database.Database): number {
       resolved++;
     }
   }
-  sql(corpus,
+  if (statutes) sql(corpus,
     `UPDATE citation_edges SET resolution_status = 'resolved'
      WHERE reference_type = 'statute' AND resolution_status = 'unresolved'
        AND EXISTS (SELECT 1 FROM laws l JOIN law_units u ON u.law_id = l.id

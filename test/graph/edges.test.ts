@@ -105,6 +105,13 @@ test('statute edges: from the text at their Randnummer and from the Normenkette 
   assert.deepEqual(edgesFrom(db, 'EDGE00000000A').filter((e) => e.reference_type === 'statute').map((e) => [e.reference_canonical, e.resolution_status]), [
     ['§ 573 Abs. 2 BGB', 'resolved'], ['§ 573 BGB', 'resolved'], ['§ 574 Abs. 1 BGB', 'unresolved'],
   ]);
+  // A decision imported after the law: its statute edges resolve as they are written (no law in this import).
+  const c = write(dir, 'c', { doknr: 'EDGE00000000C', datum: '20220301', aktenzeichen: 'VIII ZR 3/22', norm: '§ 574 BGB',
+    gruende: [{ rn: 1, text: 'Nach § 573 Abs. 1 BGB kann der Vermieter kündigen.' }] });
+  await importPaths(db, [c]);
+  assert.deepEqual(edgesFrom(db, 'EDGE00000000C').map((e) => [e.reference_canonical, e.resolution_status]), [
+    ['§ 573 Abs. 1 BGB', 'resolved'], ['§ 574 BGB', 'unresolved'],
+  ]);
 });
 
 test('re-importing a changed decision rewrites its edges; an unchanged one keeps them', async (t) => {
