@@ -238,7 +238,8 @@ CREATE TRIGGER IF NOT EXISTS law_units_search_update AFTER UPDATE ON law_units
 CREATE TRIGGER IF NOT EXISTS law_units_search_delete AFTER DELETE ON law_units
   BEGIN INSERT INTO search_unit_queue (unit_rowid, indexed) VALUES (old.rowid, 1) ON CONFLICT DO UPDATE SET indexed = 1; END;
 -- The decision columns that search filters read, in one covering index: a filtered FTS5 query joins every matching
--- passage to its decision, and reading the decision rows themselves (full_text inline) cost a page each.
+-- passage to its decision, and reading the decision rows themselves (full_text inline) cost a page each. The
+-- importer's citation lookups read court and date here too (src/graph/resolve.ts).
 CREATE INDEX IF NOT EXISTS search_decision_filters ON decisions(id, court, date, document_kind);
 -- frequently_cited_by_results reads the case edges of a page's decisions (src/search/cited-by-results.ts): covering,
 -- so it does not read every edge row of 20 decisions (about 1,000, three quarters of them statute edges).
