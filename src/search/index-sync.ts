@@ -30,6 +30,16 @@ export const SEARCH_INDEX_VERSION = 4;
 const BATCH = 2_000;
 /** Batches out with worker threads at a time, per thread: one being analysed, one waiting. */
 const BATCHES_AHEAD_PER_THREAD = 2;
+/**
+ * New index data FTS5 buffers before it writes a segment (its 'hashsize', default 1 MB, kept in the table's config):
+ * fewer and larger segments are merged less often (the drain of a 100k import: 48-49 s -> 42-46 s).
+ */
+const FTS_BUFFER_BYTES = 64 * 1024 * 1024;
+
+function bufferFtsWrites(db: Database.Database): void {
+  // A literal: FTS5 refuses the value as a bound parameter.
+  for (const table of ['decisions_fts', 'law_units_fts']) db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', ${FTS_BUFFER_BYTES})`);
+}
 
 interface QueuedChunk {
   chunk_id: number; indexed: number; decision_id: string | null; text: string | null; section: string | null; position: number | null;
@@ -220,6 +230,7 @@ type SyncCounts = { chunks: number; units: number; vectors: number };
 export function syncSearchIndex(db: Database.Database, options: SyncOptions = {}): SyncCounts {
   let vectors: VectorSync | undefined;
   const drained = db.transaction(() => {
+    bufferFtsWrites(db);
     vectors = beginVectorSync(db, embeddingsOf(options), options.rebuild ?? false);
     const counts = { chunks: drainChunks(db, vectors, options.batchChunks ?? BATCH), units: drainUnits(db) };
     vectors.endOfDrain();
@@ -238,6 +249,7 @@ export async function syncSearchIndexThreaded(db: Database.Database, threads: An
   let vectors: VectorSync;
   let drained: { chunks: number; units: number };
   try {
+    bufferFtsWrites(db);
     vectors = beginVectorSync(db, embeddingsOf(options), options.rebuild ?? false);
     drained = { chunks: await drainChunksThreaded(db, vectors, threads, options.batchChunks ?? BATCH), units: drainUnits(db) };
     vectors.endOfDrain();
