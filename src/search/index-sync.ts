@@ -168,7 +168,10 @@ async function drainChunksThreaded(db: Database.Database, vectors: VectorSync, t
     while (out.length < threads.count * BATCHES_AHEAD_PER_THREAD) {
       const next = batches.next();
       if (next.done) break;
-      out.push({ batch: next.value, analysis: threads.analyze({ chunks: next.value.chunks, model }) });
+      const analysis = threads.analyze({ chunks: next.value.chunks, model });
+      // Awaited in turn below; one still out when an earlier one failed must not end the process as unhandled.
+      analysis.catch(() => {});
+      out.push({ batch: next.value, analysis });
     }
     const first = out.shift();
     if (!first) break;

@@ -133,14 +133,17 @@ test('the index is the same whether the chunks are analysed inline or by threads
   }
   assert.ok(tasks > 10);
 
-  // A failure after some batches were written (and the model trained anew) rolls the whole drain back.
+  // A failure after some batches were written (and the model trained anew) rolls the whole drain back; the failures
+  // of the analyses still out then surface nowhere (an unhandled rejection would end the process).
   queueEverything(db);
   const queued = searchIndexContents(db);
   let calls = 0;
   const failing: AnalysisThreads = {
-    count: 1,
+    count: 2,
     analyze: async (task: AnalysisTask) => {
-      if (++calls === 3) throw new Error('worker died');
+      calls++;
+      await new Promise((resolve) => setImmediate(resolve));
+      if (calls >= 3) throw new Error('worker died');
       return analyzeTask(task);
     },
   };
