@@ -102,6 +102,24 @@ test('keyword ranks decisions: every word somewhere in the decision, one row per
   assert.deepEqual(await keyword(db, 'Schimmel'), []);
 });
 
+/**
+ * The threaded drain's threads, the worker's entry run in this thread: each task cloned as a message would be and
+ * answered a turn of the event loop later (so several are out at once); from task `failFrom` on, every task fails.
+ */
+function threadsHere(failFrom = Infinity): AnalysisThreads & { tasks: number } {
+  const threads = {
+    count: 2,
+    tasks: 0,
+    analyze: async (task: AnalysisTask) => {
+      const number = ++threads.tasks;
+      await new Promise((resolve) => setImmediate(resolve));
+      if (number >= failFrom) throw new Error('worker died');
+      return analyzeTask(structuredClone(task));
+    },
+  };
+  return threads;
+}
+
 test('the index is the same whether the chunks are analysed inline or by threads, in batches that split decisions or not', async (t) => {
   const db = openCorpus(join(corpusDir(t), 'corpus.db'));
   t.after(() => db.close());
@@ -115,39 +133,20 @@ test('the index is the same whether the chunks are analysed inline or by threads
   syncSearchIndex(db, { embeddings: null, rebuild: true, batchChunks: 7 });
   assert.deepEqual(searchIndexContents(db), imported);
 
-  // The threaded drain with the worker's entry run here: tasks cloned as a message would be, several out at once.
-  let tasks = 0;
-  const threads: AnalysisThreads = {
-    count: 2,
-    analyze: async (task: AnalysisTask) => {
-      tasks++;
-      await new Promise((resolve) => setImmediate(resolve));
-      return analyzeTask(structuredClone(task));
-    },
-  };
+  const threads = threadsHere();
   for (const batchChunks of [7, 2_000]) {
     queueEverything(db);
     const counts = await syncSearchIndexThreaded(db, threads, { embeddings: null, rebuild: true, batchChunks });
     assert.ok(counts.chunks > 0 && counts.vectors === imported.vectors.length);
     assert.deepEqual(searchIndexContents(db), imported, `batches of ${batchChunks}`);
   }
-  assert.ok(tasks > 10);
+  assert.ok(threads.tasks > 10);
 
   // A failure after some batches were written (and the model trained anew) rolls the whole drain back; the failures
   // of the analyses still out then surface nowhere (an unhandled rejection would end the process).
   queueEverything(db);
   const queued = searchIndexContents(db);
-  let calls = 0;
-  const failing: AnalysisThreads = {
-    count: 2,
-    analyze: async (task: AnalysisTask) => {
-      calls++;
-      await new Promise((resolve) => setImmediate(resolve));
-      if (calls >= 3) throw new Error('worker died');
-      return analyzeTask(task);
-    },
-  };
-  await assert.rejects(syncSearchIndexThreaded(db, failing, { embeddings: null, rebuild: true, batchChunks: 7 }), /worker died/u);
+  await assert.rejects(syncSearchIndexThreaded(db, threadsHere(3), { embeddings: null, rebuild: true, batchChunks: 7 }), /worker died/u);
   assert.equal(db.inTransaction, false);
   assert.deepEqual(searchIndexContents(db), queued, 'the queue, the emptied FTS5 tables and the vectors as they were');
   assert.ok(queued.queued.length > 0 && queued.vectors.length === imported.vectors.length);
