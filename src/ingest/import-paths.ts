@@ -95,7 +95,7 @@ class Importer {
   private done = 0;
   /** Items still being parsed (in worker threads), in document order: they are written in that order. */
   private readonly parsing: Promise<ParsedItem[]>[] = [];
-  /** A law was written: statute edges of earlier imports may now resolve (finish). */
+  /** A law was written: statute edges written before it (by this import or earlier ones) may now resolve (finish). */
   private lawsWritten = false;
   private readonly maxParsing: number;
   readonly workers: ImportWorkers;
