@@ -5,6 +5,7 @@
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { foldWord, surfaceOf } from './analyze.ts';
+import { fieldOf } from './corpus-model.ts';
 import type { FilterSql } from './filters.ts';
 import type { TermGroup } from './query.ts';
 
@@ -58,8 +59,6 @@ export function lexicalArm(db: Database.Database, expression: string, filters: F
   return { hits, total: { value: Math.min(n, COUNT_CAP), is_floor: n > COUNT_CAP }, exhaustive: false };
 }
 
-const LEAD_SECTIONS = new Set(['Leitsatz', 'Orientierungssatz', 'Tenor']);
-
 /** Each group's stems (words, compounds, phrase and norm words). */
 function groupStems(groups: TermGroup[]): string[][] {
   return groups.map((group) => group.alternatives.flatMap((alternative) => (alternative.kind === 'words'
@@ -91,7 +90,7 @@ export function lexicalPassages(db: Database.Database, decisionId: string, group
       matches++;
       for (const index of groupsOf.get(foldWord(match[0])) ?? []) answered.add(index);
     }
-    const weight = LEAD_SECTIONS.has(chunk.section ?? '') ? 2.5 : 1;
+    const weight = fieldOf(chunk.section) === 'lead' ? CHUNK_WEIGHTS[1] : CHUNK_WEIGHTS[2];
     return { id: chunk.id, answered: answered.size, density: (weight * matches) / (chunk.text.length / 8 + 10), position };
   });
   const matching = scored.filter((chunk) => chunk.answered > 0);
