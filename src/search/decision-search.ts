@@ -9,10 +9,11 @@ import { queryVector, recordedEmbedder, type QueryVector } from './embedder.ts';
 import { exactCitationOf, exactCitationSearch } from './exact-citation.ts';
 import { filterSql, hasSearchIndex, type DecisionFilters, type FilterSql } from './filters.ts';
 import { reciprocalRankFusion, type ArmEntry } from './fusion.ts';
-import { lexicalArm, lexicalPassages } from './lexical.ts';
+import { DECISION_POOL, lexicalArm, lexicalPassages } from './lexical.ts';
 import { normArm } from './norm-arm.ts';
 import { planQuery, type SearchPlan } from './plan.ts';
 import { matchExpression } from './query.ts';
+import { PageChunks } from './page-chunks.ts';
 import { decisionItems, topConfidence, type DecisionItem, type RankedDecision } from './results.ts';
 import { passagesFor, requireVectors, semanticArm } from './semantic.ts';
 import { frequentlyCitedByResults, type CitedDecision } from './cited-by-results.ts';
@@ -37,10 +38,10 @@ export interface Ranking {
   plan: SearchPlan | null;
   expansion: QueryExpansion;
   mode: SearchMode;
-  /** Reads the passages of a page's decisions where the ranking did not (the exact-citation rule). */
-  pageOf?: (ids: string[]) => RankedDecision[];
-  /** Finds passages for the page's decisions that came from the vector arm alone. */
-  fillPage?: (entries: RankedDecision[]) => RankedDecision[];
+  /** Chooses the passages of a page's decisions among their chunks where the ranking did not (the exact-citation rule). */
+  pageOf?: (ids: string[], page: PageChunks) => RankedDecision[];
+  /** Chooses the passages of the page's decisions among their chunks (every mode but the exact-citation rule). */
+  fillPage?: (entries: RankedDecision[], page: PageChunks) => RankedDecision[];
 }
 
 export interface DecisionSearchAnswer {
@@ -68,22 +69,29 @@ export function assertSearchable(db: Database.Database): void {
   }
 }
 
-function keywordRanking(db: Database.Database, plan: SearchPlan, filters: FilterSql): Ranking {
-  const lexical = lexicalArm(db, matchExpression(plan.groups, true), filters);
+/** Keyword mode ranks as deep as the page asked for (`depth`), no deeper: pages are ranked anew on every request. */
+function keywordRanking(db: Database.Database, plan: SearchPlan, filters: FilterSql, depth: number): Ranking {
+  const lexical = lexicalArm(db, matchExpression(plan.groups, true), filters, depth);
   const decisions = lexical.hits.map((hit) => ({ decision_id: hit.decision_id, chunks: [] }));
   return {
     decisions, total: lexical.total, basis: LEXICAL_BASIS, candidatePool: lexical.hits.length,
     exhaustive: lexical.exhaustive, plan, expansion: plan.expansion, mode: 'keyword',
-    fillPage: (entries) => entries.map((entry) => ({ ...entry, chunks: lexicalPassages(db, entry.decision_id, plan.groups) })),
+    fillPage: withLexicalPassages(plan),
   };
+}
+
+/** The passages of lexical-arm decisions on a page: those holding the query's words. */
+function withLexicalPassages(plan: SearchPlan) {
+  return (entries: RankedDecision[], page: PageChunks) =>
+    entries.map((entry) => ({ ...entry, chunks: lexicalPassages(page, entry.decision_id, plan.groups) }));
 }
 
 export const VECTOR_BASIS = 'nearest_decisions_vector_arm';
 
 /** The passages of vector-arm decisions on a page, which no lexical arm supplied. */
 function withPassages(db: Database.Database, qv: QueryVector | null, plan: SearchPlan) {
-  return (entries: RankedDecision[]) => entries.map((entry) =>
-    (entry.chunks.length > 0 ? entry : { ...entry, chunks: passagesFor(db, entry.decision_id, qv, plan.groups) }));
+  return (entries: RankedDecision[], page: PageChunks) => entries.map((entry) =>
+    (entry.chunks.length > 0 ? entry : { ...entry, chunks: passagesFor(db, page.of(entry.decision_id), qv, plan.groups) }));
 }
 
 function semanticRanking(db: Database.Database, args: DecisionFilters, qv: QueryVector | null, plan: SearchPlan, filters: FilterSql, depth: number): Ranking {
@@ -109,8 +117,8 @@ function hybridRanking(db: Database.Database, args: DecisionFilters, qv: QueryVe
     exhaustive: lexical.exhaustive, plan, expansion: plan.expansion, mode: 'hybrid',
     // A decision the lexical arm found shows the passages holding the query's words; one found by its vector alone,
     // the passages nearest to the query.
-    fillPage: (entries) => withPassages(db, qv, plan)(entries.map((entry) => (lexicalIds.has(entry.decision_id)
-      ? { ...entry, chunks: lexicalPassages(db, entry.decision_id, plan.groups) } : entry))),
+    fillPage: (entries, page) => withPassages(db, qv, plan)(entries.map((entry) => (lexicalIds.has(entry.decision_id)
+      ? { ...entry, chunks: lexicalPassages(page, entry.decision_id, plan.groups) } : entry)), page),
   };
 }
 
@@ -164,7 +172,7 @@ export function rankDecisions(db: Database.Database, args: RankArgs, exactRule: 
   }
   const plan = planQuery(db, args.query, args.bridge);
   const mode = args.mode ?? 'hybrid';
-  if (mode === 'keyword') return keywordRanking(db, plan, filters);
+  if (mode === 'keyword') return keywordRanking(db, plan, filters, args.depth || DECISION_POOL);
   if (mode === 'semantic') return semanticRanking(db, args, qv, plan, filters, args.depth ?? 0);
   return hybridRanking(db, args, qv, plan, filters);
 }
@@ -172,9 +180,11 @@ export function rankDecisions(db: Database.Database, args: RankArgs, exactRule: 
 /** The page of a ranking as result items. */
 export function pageItems(db: Database.Database, ranking: Ranking, from: number, count: number, combined: boolean): DecisionItem[] {
   const slice = ranking.decisions.slice(from, from + count);
-  let ranked = ranking.pageOf ? ranking.pageOf(slice.map((entry) => entry.decision_id)) : slice;
-  if (ranking.fillPage) ranked = ranking.fillPage(ranked);
-  return decisionItems(db, ranked, ranking.plan?.groups ?? [], combined);
+  const groups = ranking.plan?.groups ?? [];
+  const page = new PageChunks(db, slice.map((entry) => entry.decision_id), groups);
+  let ranked = ranking.pageOf ? ranking.pageOf(slice.map((entry) => entry.decision_id), page) : slice;
+  if (ranking.fillPage) ranked = ranking.fillPage(ranked, page);
+  return decisionItems(db, ranked, groups, combined, page);
 }
 
 /**

@@ -7,6 +7,7 @@ import { sql } from '../db/statements.ts';
 import { azKey } from '../corpus/ids.ts';
 import { extractCitations, type CaseCitation, type Citation, type StatuteCitation } from '../citations/extract.ts';
 import type { FilterSql } from './filters.ts';
+import type { PageChunks, Passage } from './page-chunks.ts';
 import type { RankedDecision } from './results.ts';
 
 /** The one citation a query consists of (punctuation aside), or null. Reporter-only citations are not exact keys. */
@@ -68,8 +69,7 @@ function statuteMatches(db: Database.Database, citation: StatuteCitation, filter
 }
 
 /** The passage of a decision that holds the citation (else its first passage). */
-function passageOf(db: Database.Database, decisionId: string, pattern: RegExp): number[] {
-  const chunks = sql<[string], { id: number; text: string }>(db, 'SELECT id, text FROM chunks WHERE decision_id = ? ORDER BY position').all(decisionId);
+function passageOf(chunks: Passage[], pattern: RegExp): number[] {
   const holding = chunks.filter((chunk) => { pattern.lastIndex = 0; return pattern.test(chunk.text); });
   pattern.lastIndex = 0;
   return (holding.length > 0 ? holding : chunks).slice(0, 3).map((chunk) => chunk.id);
@@ -86,6 +86,7 @@ export function exactCitationSearch(db: Database.Database, citation: Citation, f
   return {
     ids: matched.ids,
     total: matched.total,
-    page: (ids: string[]): RankedDecision[] => ids.map((id) => ({ decision_id: id, chunks: passageOf(db, id, pattern), exact: pattern })),
+    page: (ids: string[], page: PageChunks): RankedDecision[] =>
+      ids.map((id) => ({ decision_id: id, chunks: passageOf(page.of(id), pattern), exact: pattern })),
   };
 }

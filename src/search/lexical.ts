@@ -4,14 +4,14 @@
 // for the page's decisions only (lexicalPassages).
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
-import { foldWord, surfaceOf } from './analyze.ts';
 import { fieldOf } from './corpus-model.ts';
 import type { FilterSql } from './filters.ts';
-import type { TermGroup } from './query.ts';
+import type { PageChunks } from './page-chunks.ts';
+import { termMatcher, type TermGroup } from './query.ts';
 
 /** BM25 weights of the decisions_fts columns: title, lead (Leitsatz, Orientierungssatz, Tenor), body. */
 export const CHUNK_WEIGHTS = [4, 2.5, 1] as const;
-/** Decisions ranked per query: ten pages of 20. */
+/** Decisions the lexical arm of hybrid ranks for fusion: ten pages of 20 (keyword mode ranks as deep as its page). */
 export const DECISION_POOL = 200;
 /** Matching decisions are counted up to this number; beyond it total_available is a floor. */
 export const COUNT_CAP = 10_000;
@@ -35,9 +35,10 @@ export interface LexicalResult {
 const BM25 = `bm25(decisions_fts, ${CHUNK_WEIGHTS.join(', ')})`;
 
 /**
- * Runs the FTS5 expression over decisions with the filters; an empty expression matches nothing. Without filters,
- * FTS5 ranks alone and only the pool's rows are joined to their decision ids; with filters, the join to the decision
- * sits inside the ranking.
+ * Runs the FTS5 expression over decisions with the filters and keeps the best `pool`; an empty expression matches
+ * nothing. Without filters, FTS5 ranks alone and only the pool's rows are joined to their decision ids; with filters,
+ * the join to the decision sits inside the ranking. Equal scores go by row id, so pools of different depth agree on
+ * their common part (the pages of a query never overlap).
  */
 export function lexicalArm(db: Database.Database, expression: string, filters: FilterSql, pool = DECISION_POOL): LexicalResult {
   if (expression === '') return { hits: [], total: { value: 0, is_floor: false }, exhaustive: true };
@@ -45,11 +46,11 @@ export function lexicalArm(db: Database.Database, expression: string, filters: F
     ? sql<unknown[], DecisionHit>(db, `
       SELECT s.decision_id, ${BM25} AS score
       FROM decisions_fts f JOIN search_docs s ON s.doc_id = f.rowid JOIN decisions d ON d.id = s.decision_id
-      WHERE decisions_fts MATCH ?${filters.where} ORDER BY score LIMIT ?`).all(expression, ...filters.params, pool)
+      WHERE decisions_fts MATCH ?${filters.where} ORDER BY score, f.rowid LIMIT ?`).all(expression, ...filters.params, pool)
     : sql<unknown[], DecisionHit>(db, `
       SELECT s.decision_id, r.score FROM
-        (SELECT rowid AS doc_id, ${BM25} AS score FROM decisions_fts WHERE decisions_fts MATCH ? ORDER BY score LIMIT ?) r
-      JOIN search_docs s ON s.doc_id = r.doc_id ORDER BY r.score`).all(expression, pool);
+        (SELECT rowid AS doc_id, ${BM25} AS score FROM decisions_fts WHERE decisions_fts MATCH ? ORDER BY score, rowid LIMIT ?) r
+      JOIN search_docs s ON s.doc_id = r.doc_id ORDER BY r.score, r.doc_id`).all(expression, pool);
   if (hits.length < pool) return { hits, total: { value: hits.length, is_floor: false }, exhaustive: true };
   const { n } = filters.active
     ? sql<unknown[], { n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM decisions_fts f JOIN search_docs s ON s.doc_id = f.rowid
@@ -59,39 +60,27 @@ export function lexicalArm(db: Database.Database, expression: string, filters: F
   return { hits, total: { value: Math.min(n, COUNT_CAP), is_floor: n > COUNT_CAP }, exhaustive: false };
 }
 
-/** Each group's stems (words, compounds, phrase and norm words). */
-function groupStems(groups: TermGroup[]): string[][] {
-  return groups.map((group) => group.alternatives.flatMap((alternative) => (alternative.kind === 'words'
-    ? alternative.terms.flatMap((term) => [term.stem, ...term.compounds]) : alternative.stems)));
-}
-
 /**
  * The passages that earned a decision its lexical rank (best first): the chunks answering most query groups, then
- * those where the matches are densest (Leitsatz, Orientierungssatz and Tenor weighted 2.5 as in BM25), then position.
- * Chunks without any match only when none has one (the decision matched by its title). Read off the folded text
- * without stemming it (a word answers a stem when it begins with it, as the stems are prefixes of the folded words):
- * a page reads some 200 chunks, and tokenizing them all cost more than the ranking. The snippets mark the exact
- * matches (snippets.ts).
+ * those where the matches are densest (Leitsatz, Orientierungssatz and Tenor weighted as in BM25), then position.
+ * Chunks without any match only when none has one (the decision matched by its title). The matching words are
+ * found once per chunk (PageChunks.matches) and marked again by the snippets.
  */
-export function lexicalPassages(db: Database.Database, decisionId: string, groups: TermGroup[]): number[] {
-  const chunks = sql<[string], { id: number; section: string | null; text: string }>(db,
-    'SELECT id, section, text FROM chunks WHERE decision_id = ? ORDER BY position').all(decisionId);
-  const stemsByGroup = groupStems(groups);
-  const all = [...new Set(stemsByGroup.flat())].filter((stem) => stem.length > 0).sort((a, b) => b.length - a.length);
-  if (all.length === 0 || chunks.length <= 1) return chunks.slice(0, PASSAGES).map((chunk) => chunk.id);
-  // Matched in the text as stored (folding every chunk first cost as much as the scan).
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${all.map(surfaceOf).join('|')})`, 'giu');
-  const groupsOf = new Map(all.map((stem) => [stem,
-    stemsByGroup.flatMap((stems, index) => (stems.some((other) => stem.startsWith(other)) ? [index] : []))]));
+export function lexicalPassages(page: PageChunks, decisionId: string, groups: TermGroup[]): number[] {
+  const chunks = page.of(decisionId);
+  if (groups.length === 0 || chunks.length <= 1) return chunks.slice(0, PASSAGES).map((chunk) => chunk.id);
+  const groupMatchers = groups.map((group) => termMatcher([group]));
+  const groupsOfStem = new Map<string, number[]>();
   const scored = chunks.map((chunk, position) => {
+    const matches = page.matches(chunk);
     const answered = new Set<number>();
-    let matches = 0;
-    for (const match of chunk.text.matchAll(pattern)) {
-      matches++;
-      for (const index of groupsOf.get(foldWord(match[0])) ?? []) answered.add(index);
+    for (const { stem } of matches) {
+      let indexes = groupsOfStem.get(stem);
+      if (!indexes) groupsOfStem.set(stem, indexes = groupMatchers.flatMap((isMatch, index) => (isMatch(stem) ? [index] : [])));
+      for (const index of indexes) answered.add(index);
     }
     const weight = fieldOf(chunk.section) === 'lead' ? CHUNK_WEIGHTS[1] : CHUNK_WEIGHTS[2];
-    return { id: chunk.id, answered: answered.size, density: (weight * matches) / (chunk.text.length / 8 + 10), position };
+    return { id: chunk.id, answered: answered.size, density: (weight * matches.length) / (chunk.text.length / 8 + 10), position };
   });
   const matching = scored.filter((chunk) => chunk.answered > 0);
   return (matching.length > 0 ? matching : scored)

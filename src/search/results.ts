@@ -5,8 +5,9 @@ import { sql } from '../db/statements.ts';
 import { FORTGELTUNG } from '../corpus/read-decision.ts';
 import { codePointLength } from '../text/code-points.ts';
 import { tokenize } from './analyze.ts';
+import type { PageChunks, Passage } from './page-chunks.ts';
 import { termMatcher, type TermGroup } from './query.ts';
-import { snippetAround, snippetOf, type Snippet } from './snippets.ts';
+import { snippetAround, snippetOfMatches, type Snippet } from './snippets.ts';
 
 export type Confidence = 'high' | 'medium' | 'low';
 
@@ -37,7 +38,6 @@ export interface DecisionItem {
 }
 
 interface DecisionRow { id: string; aktenzeichen: string | null; court: string; date: string | null; document_kind: string | null; title: string | null }
-interface ChunkRow { id: number; section: string | null; rn_from: number | null; rn_to: number | null; start_offset: number; text: string }
 
 /** Share of the query's groups that the passages answer: all (high), at least half (medium), fewer (low). */
 export function confidenceOf(groups: TermGroup[], texts: string[]): Confidence {
@@ -62,34 +62,33 @@ function rnAt(paragraphs: Paragraph[], offset: number): number | null {
   return paragraphs.find((p) => p.start_offset <= offset && p.end_offset > offset)?.rn ?? null;
 }
 
-function passageSnippet(paragraphs: Paragraph[], chunk: ChunkRow, snippet: Snippet): { text: string; rn: number | null } {
+function passageSnippet(paragraphs: Paragraph[], chunk: Passage, snippet: Snippet): { text: string; rn: number | null } {
   const at = snippet.firstMatch === null ? 0 : codePointLength(chunk.text.slice(0, snippet.firstMatch));
   return { text: snippet.text, rn: rnAt(paragraphs, chunk.start_offset + at) ?? chunk.rn_from };
 }
 
 /**
- * Builds the result items for ranked decisions (already paged).
+ * Builds the result items for ranked decisions (already paged), their passages read from `page`.
  *
- * @example decisionItems(db, [{ decision_id, chunks: [12, 14] }], groups, false)
+ * @example decisionItems(db, [{ decision_id, chunks: [12, 14] }], groups, false, new PageChunks(db, [decision_id], groups))
  */
-export function decisionItems(db: Database.Database, ranked: RankedDecision[], groups: TermGroup[], combined: boolean): DecisionItem[] {
-  const isMatch = termMatcher(groups);
-  const decision = sql<[string], DecisionRow>(db,
-    'SELECT id, aktenzeichen, court, date, document_kind, title FROM decisions WHERE id = ?');
-  const chunk = sql<[number], ChunkRow>(db, 'SELECT id, section, rn_from, rn_to, start_offset, text FROM chunks WHERE id = ?');
+export function decisionItems(db: Database.Database, ranked: RankedDecision[], groups: TermGroup[], combined: boolean, page: PageChunks): DecisionItem[] {
+  const ids = JSON.stringify(ranked.map((entry) => entry.decision_id));
+  const rows = new Map(sql<[string], DecisionRow>(db, `SELECT id, aktenzeichen, court, date, document_kind, title FROM decisions
+    WHERE id IN (SELECT value FROM json_each(?))`).all(ids).map((row) => [row.id, row]));
   // A decision's printed paragraphs, read once for its three snippets.
   const paragraphs = sql<[string], Paragraph>(db,
     'SELECT rn, start_offset, end_offset FROM decision_randnummern WHERE decision_id = ?');
   const items: DecisionItem[] = [];
   for (const entry of ranked) {
-    const row = decision.get(entry.decision_id);
-    if (!row) continue;
-    const chunks = entry.chunks.map((id) => chunk.get(id)).filter((c): c is ChunkRow => c !== undefined);
-    if (chunks.length === 0) continue;
-    const cut = chunks.map((c) => (entry.exact ? snippetAround(c.text, entry.exact) : snippetOf(c.text, isMatch)));
-    const printed = chunks.some((c) => c.rn_from !== null) ? paragraphs.all(row.id) : [];
-    const snippets = chunks.map((c, i) => passageSnippet(printed, c, cut[i]));
-    const best = chunks[0];
+    const row = rows.get(entry.decision_id);
+    const held = page.of(entry.decision_id);
+    const passages = entry.chunks.map((id) => held.find((chunk) => chunk.id === id)).filter((c) => c !== undefined);
+    if (!row || passages.length === 0) continue;
+    const cut = passages.map((c) => (entry.exact ? snippetAround(c.text, entry.exact) : snippetOfMatches(c.text, page.matches(c))));
+    const printed = passages.some((c) => c.rn_from !== null) ? paragraphs.all(row.id) : [];
+    const snippets = passages.map((c, i) => passageSnippet(printed, c, cut[i]));
+    const best = passages[0];
     items.push({
       id: row.id,
       ...(combined ? { artifact_type: 'DECISION' as const } : {}),

@@ -10,6 +10,7 @@ import { trainedModelOf, type QueryVector } from './embedder.ts';
 import type { DecisionFilters, FilterSql } from './filters.ts';
 import type { ArmEntry } from './fusion.ts';
 import { termMatcher, type TermGroup } from './query.ts';
+import type { Passage } from './page-chunks.ts';
 import { dot } from './vector-math.ts';
 import { nearestDecisions } from './vector-store.ts';
 
@@ -54,15 +55,12 @@ export function requireVectors(arm: VectorArm): VectorArm {
   return arm;
 }
 
-interface ChunkRow { id: number; text: string }
-
 /**
- * The passages that represent a decision the vector arm found (best first): with the trained model, the chunks whose
- * own pooled vectors are nearest to the query; otherwise the chunks holding most query words; in order of position
- * where nothing tells them apart (Leitsatz and Tenor come first).
+ * The passages that represent a decision the vector arm found (best first), chosen among its `chunks` (PageChunks):
+ * with the trained model, the chunks whose own pooled vectors are nearest to the query; otherwise the chunks holding
+ * most query words; in order of position where nothing tells them apart (Leitsatz and Tenor come first).
  */
-export function passagesFor(db: Database.Database, decisionId: string, qv: QueryVector | null, groups: TermGroup[]): number[] {
-  const chunks = sql<[string], ChunkRow>(db, 'SELECT id, text FROM chunks WHERE decision_id = ? ORDER BY position').all(decisionId);
+export function passagesFor(db: Database.Database, chunks: Passage[], qv: QueryVector | null, groups: TermGroup[]): number[] {
   if (chunks.length <= 1) return chunks.map((chunk) => chunk.id);
   const isMatch = termMatcher(groups);
   const model = qv?.status === 'ready' && qv.vector && qv.record.kind === 'trained' ? trainedModelOf(db, qv.record) : null;

@@ -1,6 +1,6 @@
 // Snippets are cut from the stored passage text (the index holds stems only): the window around the densest run of
 // matching words, the matches wrapped in <mark>. The text is HTML-escaped first, so <mark> is the only markup.
-import { tokenize, tokensStartingWith } from './analyze.ts';
+import { tokenize, tokensStartingWith, type Token } from './analyze.ts';
 
 export const SNIPPET_CHARS = 280;
 
@@ -15,13 +15,24 @@ export interface Snippet {
 
 const escapeHtml = (text: string) => text.replace(/&/gu, '&amp;').replace(/</gu, '&lt;').replace(/>/gu, '&gt;');
 
+type Matcher = ((stem: string) => boolean) & { starts?: readonly string[] };
+
 /**
- * The best window of `text` for the matcher, with marks. A matcher that names the stems its words begin with
+ * The words of `text` that answer the matcher, in order. A matcher that names the stems its words begin with
  * (termMatcher) has only those words analysed.
  */
-export function snippetOf(text: string, isMatch: ((stem: string) => boolean) & { starts?: readonly string[] }, chars = SNIPPET_CHARS): Snippet {
+export function wordsMatching(text: string, isMatch: Matcher): Token[] {
   const candidates = isMatch.starts ? tokensStartingWith(text, isMatch.starts) : tokenize(text);
-  const matches = candidates.filter((token) => isMatch(token.stem));
+  return candidates.filter((token) => isMatch(token.stem));
+}
+
+/** The best window of `text` for the matcher, with marks. */
+export function snippetOf(text: string, isMatch: Matcher, chars = SNIPPET_CHARS): Snippet {
+  return snippetOfMatches(text, wordsMatching(text, isMatch), chars);
+}
+
+/** The best window of `text` around `matches` (the words answering the query, in order), with marks. */
+export function snippetOfMatches(text: string, matches: Token[], chars = SNIPPET_CHARS): Snippet {
   const matchedStems = new Set(matches.map((token) => token.stem));
   // The window starting shortly before the match after which most matches follow within `chars`.
   let best = 0;
@@ -63,7 +74,7 @@ export function snippetOf(text: string, isMatch: ((stem: string) => boolean) & {
 /** Marks the spans a regular expression finds (exact citation queries: the citation itself is the match). */
 export function snippetAround(text: string, pattern: RegExp, chars = SNIPPET_CHARS): Snippet {
   const found = [...text.matchAll(pattern)];
-  if (found.length === 0) return snippetOf(text, () => false, chars);
+  if (found.length === 0) return snippetOfMatches(text, [], chars);
   const first = found[0].index;
   let start = Math.max(0, first - 80);
   if (start > 0) start = text.indexOf(' ', start) + 1 || start;

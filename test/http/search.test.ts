@@ -163,6 +163,18 @@ test('paging: pages do not overlap; limit narrows; a page past the end is empty'
   assert.deepEqual([last.body.results, last.body.truncated], [[], false]);
 });
 
+test('keyword pages: each ranks as deep as it reaches, and pages of 3 concatenate to the first 9 in order', async () => {
+  const query = 'Gericht';
+  const pages = await Promise.all([1, 2, 3].map((page) => decisions({ query, mode: 'keyword', limit: 3, page })));
+  const whole = await decisions({ query, mode: 'keyword', limit: 9 });
+  assert.equal(whole.body.results.length, 9);
+  assert.ok(whole.body.total_available.value > 9, 'the query matches more than the nine compared');
+  assert.deepEqual(pages.flatMap((reply) => reply.body.results.map((r: { id: string }) => r.id)), whole.body.results.map((r: { id: string }) => r.id));
+  assert.deepEqual(pages.map((reply) => [reply.body.candidate_pool, reply.body.pool_exhaustive, reply.body.truncated]),
+    [[3, false, true], [6, false, true], [9, false, true]]);
+  for (const reply of pages) assert.deepEqual(reply.body.total_available, whole.body.total_available);
+});
+
 test('FTS5 syntax in a query is read as words, never as syntax', async () => {
   for (const query of ['NEAR(Miete', '"Miete', 'Miete*', '-Miete', 'Miete AND OR NOT', 'title:Miete', '^Miete', '(((', '""', '§§§ --']) {
     for (const mode of MODES) {
