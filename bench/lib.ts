@@ -42,6 +42,24 @@ export async function timeEach<T>(inputs: T[], run: (input: T) => unknown, warmu
   return samples;
 }
 
+/**
+ * Times several measures over the same inputs interleaved: each input runs every measure in turn, so a machine that
+ * speeds up or slows down during the run moves all of them alike and their ratios stay comparable. Milliseconds, one
+ * array per measure, after `warmup` untimed rounds.
+ */
+export async function timeInterleaved<T>(inputs: T[], runs: ((input: T) => unknown)[], warmup = 50): Promise<number[][]> {
+  for (const input of inputs.slice(0, warmup)) for (const run of runs) await run(input);
+  const samples = runs.map((): number[] => []);
+  for (const input of inputs) {
+    for (const [index, run] of runs.entries()) {
+      const started = performance.now();
+      await run(input);
+      samples[index].push(performance.now() - started);
+    }
+  }
+  return samples;
+}
+
 /** Prints a table of rows (first row: headers). */
 export function printTable(rows: (string | number)[][]): void {
   const text = rows.map((row) => row.map((cell) => (typeof cell === 'number' ? cell.toFixed(3) : cell)));
