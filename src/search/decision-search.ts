@@ -8,7 +8,7 @@ import { expansionReport, layTermsOf, type QueryExpansion } from './bridge.ts';
 import { queryVector, recordedEmbedder, type QueryVector } from './embedder.ts';
 import { exactCitationOf, exactCitationSearch } from './exact-citation.ts';
 import { filterSql, hasSearchIndex, type DecisionFilters, type FilterSql } from './filters.ts';
-import { reciprocalRankFusion, type ArmEntry } from './fusion.ts';
+import { entriesOf, reciprocalRankFusion } from './fusion.ts';
 import { DECISION_POOL, lexicalArm, lexicalPassages } from './lexical.ts';
 import { normArm } from './norm-arm.ts';
 import { planQuery, type SearchPlan } from './plan.ts';
@@ -72,9 +72,8 @@ export function assertSearchable(db: Database.Database): void {
 /** Keyword mode ranks as deep as the page asked for (`depth`), no deeper: pages are ranked anew on every request. */
 function keywordRanking(db: Database.Database, plan: SearchPlan, filters: FilterSql, depth: number): Ranking {
   const lexical = lexicalArm(db, matchExpression(plan.groups, true), filters, depth);
-  const decisions = lexical.hits.map((hit) => ({ decision_id: hit.decision_id, chunks: [] }));
   return {
-    decisions, total: lexical.total, basis: LEXICAL_BASIS, candidatePool: lexical.hits.length,
+    decisions: lexical.entries, total: lexical.total, basis: LEXICAL_BASIS, candidatePool: lexical.entries.length,
     exhaustive: lexical.exhaustive, plan, expansion: plan.expansion, mode: 'keyword',
     fillPage: withLexicalPassages(plan),
   };
@@ -106,14 +105,13 @@ function semanticRanking(db: Database.Database, args: DecisionFilters, qv: Query
 
 function hybridRanking(db: Database.Database, args: DecisionFilters, qv: QueryVector | null, plan: SearchPlan, filters: FilterSql): Ranking {
   const lexical = lexicalArm(db, matchExpression(plan.groups, false), filters);
-  const lexicalEntries: ArmEntry[] = lexical.hits.map((hit) => ({ decision_id: hit.decision_id, chunks: [] }));
-  const lexicalIds = new Set(lexical.hits.map((hit) => hit.decision_id));
+  const lexicalIds = new Set(lexical.entries.map((entry) => entry.decision_id));
   const vector = semanticArm(db, qv, args, filters);
-  const norms = normArm(db, plan.norms, [...new Set([...lexicalEntries, ...vector.entries].map((entry) => entry.decision_id))]);
-  const fused = reciprocalRankFusion([{ entries: lexicalEntries }, { entries: vector.entries }, { entries: norms, weight: 0.5 }]);
+  const norms = normArm(db, plan.norms, [...new Set([...lexical.entries, ...vector.entries].map((entry) => entry.decision_id))]);
+  const fused = reciprocalRankFusion([{ entries: lexical.entries }, { entries: vector.entries }, { entries: norms, weight: 0.5 }]);
   return {
     decisions: fused, total: lexical.total, basis: LEXICAL_BASIS,
-    candidatePool: lexical.hits.length + vector.candidates + norms.length,
+    candidatePool: lexical.entries.length + vector.candidates + norms.length,
     exhaustive: lexical.exhaustive, plan, expansion: plan.expansion, mode: 'hybrid',
     // A decision the lexical arm found shows the passages holding the query's words; one found by its vector alone,
     // the passages nearest to the query.
@@ -165,7 +163,7 @@ export function rankDecisions(db: Database.Database, args: RankArgs, exactRule: 
   if (citation) {
     const exact = exactCitationSearch(db, citation, filters);
     return {
-      decisions: exact.ids.map((id) => ({ decision_id: id, chunks: [] })), total: { value: exact.total, is_floor: false },
+      decisions: entriesOf(exact.ids), total: { value: exact.total, is_floor: false },
       basis: 'matching_decisions_exact_citation', candidatePool: exact.total, exhaustive: true, plan: null,
       expansion: expansionReport(args.bridge, [], true), mode: 'keyword', pageOf: exact.page,
     };

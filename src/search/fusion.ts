@@ -4,6 +4,9 @@ export const RRF_K = 60;
 
 export interface ArmEntry { decision_id: string; chunks: number[] }
 
+/** An arm's ranked decisions, their passages still to be chosen (for the page served only). */
+export const entriesOf = (ids: string[]): ArmEntry[] => ids.map((id) => ({ decision_id: id, chunks: [] }));
+
 /** Fuses ranked lists of decisions; passages come from the first arm that holds the decision. */
 export function reciprocalRankFusion(arms: { entries: ArmEntry[]; weight?: number }[], k = RRF_K): (ArmEntry & { score: number })[] {
   const fused = new Map<string, ArmEntry & { score: number }>();

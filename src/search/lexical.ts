@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { fieldOf } from './corpus-model.ts';
 import type { FilterSql } from './filters.ts';
+import { entriesOf, type ArmEntry } from './fusion.ts';
 import type { PageChunks } from './page-chunks.ts';
 import { termMatcher, type TermGroup } from './query.ts';
 
@@ -18,14 +19,9 @@ export const COUNT_CAP = 10_000;
 /** Passages shown per decision. */
 const PASSAGES = 3;
 
-export interface DecisionHit {
-  decision_id: string;
-  /** BM25 as FTS5 gives it: lower is better. */
-  score: number;
-}
-
 export interface LexicalResult {
-  hits: DecisionHit[];
+  /** The pool, best first. */
+  entries: ArmEntry[];
   /** Matching decisions (a floor when `is_floor`). */
   total: { value: number; is_floor: boolean };
   /** The pool held every matching decision. */
@@ -41,23 +37,24 @@ const BM25 = `bm25(decisions_fts, ${CHUNK_WEIGHTS.join(', ')})`;
  * their common part (the pages of a query never overlap).
  */
 export function lexicalArm(db: Database.Database, expression: string, filters: FilterSql, pool = DECISION_POOL): LexicalResult {
-  if (expression === '') return { hits: [], total: { value: 0, is_floor: false }, exhaustive: true };
-  const hits = filters.active
-    ? sql<unknown[], DecisionHit>(db, `
+  if (expression === '') return { entries: [], total: { value: 0, is_floor: false }, exhaustive: true };
+  const rows = filters.active
+    ? sql<unknown[], { decision_id: string }>(db, `
       SELECT s.decision_id, ${BM25} AS score
       FROM decisions_fts f JOIN search_docs s ON s.doc_id = f.rowid JOIN decisions d ON d.id = s.decision_id
       WHERE decisions_fts MATCH ?${filters.where} ORDER BY score, f.rowid LIMIT ?`).all(expression, ...filters.params, pool)
-    : sql<unknown[], DecisionHit>(db, `
-      SELECT s.decision_id, r.score FROM
+    : sql<unknown[], { decision_id: string }>(db, `
+      SELECT s.decision_id FROM
         (SELECT rowid AS doc_id, ${BM25} AS score FROM decisions_fts WHERE decisions_fts MATCH ? ORDER BY score, rowid LIMIT ?) r
       JOIN search_docs s ON s.doc_id = r.doc_id ORDER BY r.score, r.doc_id`).all(expression, pool);
-  if (hits.length < pool) return { hits, total: { value: hits.length, is_floor: false }, exhaustive: true };
+  const entries = entriesOf(rows.map((row) => row.decision_id));
+  if (entries.length < pool) return { entries, total: { value: entries.length, is_floor: false }, exhaustive: true };
   const { n } = filters.active
     ? sql<unknown[], { n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM decisions_fts f JOIN search_docs s ON s.doc_id = f.rowid
       JOIN decisions d ON d.id = s.decision_id WHERE decisions_fts MATCH ?${filters.where} LIMIT ?)`).get(expression, ...filters.params, COUNT_CAP + 1)!
     : sql<unknown[], { n: number }>(db, 'SELECT count(*) AS n FROM (SELECT 1 FROM decisions_fts WHERE decisions_fts MATCH ? LIMIT ?)')
       .get(expression, COUNT_CAP + 1)!;
-  return { hits, total: { value: Math.min(n, COUNT_CAP), is_floor: n > COUNT_CAP }, exhaustive: false };
+  return { entries, total: { value: Math.min(n, COUNT_CAP), is_floor: n > COUNT_CAP }, exhaustive: false };
 }
 
 /**

@@ -8,7 +8,7 @@ import { tokenize } from './analyze.ts';
 import { Bag, MIN_TRAIN_TOKENS } from './corpus-model.ts';
 import { trainedModelOf, type QueryVector } from './embedder.ts';
 import type { DecisionFilters, FilterSql } from './filters.ts';
-import type { ArmEntry } from './fusion.ts';
+import { entriesOf, type ArmEntry } from './fusion.ts';
 import { termMatcher, type TermGroup } from './query.ts';
 import type { Passage } from './page-chunks.ts';
 import { dot } from './vector-math.ts';
@@ -42,7 +42,7 @@ export function semanticArm(db: Database.Database, qv: QueryVector | null, filte
       WHERE d.id IN (SELECT value FROM json_each(?))${filterSql.where}`).all(JSON.stringify(ids), ...filterSql.params).map((row) => row.id));
     ids = ids.filter((id) => passing.has(id));
   }
-  return { entries: ids.map((id) => ({ decision_id: id, chunks: [] })), candidates: scanned, exhaustive: scanned < candidates, available: true };
+  return { entries: entriesOf(ids), candidates: scanned, exhaustive: scanned < candidates, available: true };
 }
 
 /** Semantic mode needs vectors; without them the answer is 503, nothing charged. */

@@ -151,3 +151,16 @@ test('the index is the same whether the chunks are analysed inline or by threads
   assert.deepEqual(searchIndexContents(db), queued, 'the queue, the emptied FTS5 tables and the vectors as they were');
   assert.ok(queued.queued.length > 0 && queued.vectors.length === imported.vectors.length);
 });
+
+test('a drain lets both FTS5 tables buffer 64 MB of new index data before writing a segment, inline and threaded', async (t) => {
+  const { db } = await corpusWithOneDecision(t, 'KORE500012024', 'VIII ZR 12/24');
+  t.after(() => db.close());
+  const hashsize = () => ['decisions_fts', 'law_units_fts'].map((table) =>
+    (db.prepare(`SELECT v FROM ${table}_config WHERE k = 'hashsize'`).get() as { v: number } | undefined)?.v);
+  assert.deepEqual(hashsize(), [64 * 1024 * 1024, 64 * 1024 * 1024]);
+  for (const table of ['decisions_fts', 'law_units_fts']) db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', 1048576)`);
+  assert.deepEqual(hashsize(), [1048576, 1048576]);
+  queueEverything(db);
+  await syncSearchIndexThreaded(db, { count: 1, analyze: async (task) => analyzeTask(task) }, { embeddings: null });
+  assert.deepEqual(hashsize(), [64 * 1024 * 1024, 64 * 1024 * 1024]);
+});
