@@ -11,13 +11,13 @@ export interface Passage { id: number; section: string | null; rn_from: number |
 
 export class PageChunks {
   /** Whether a word's stem answers the query (termMatcher of the page's query groups). */
-  readonly isMatch: TermMatcher;
+  readonly #isMatch: TermMatcher;
   readonly #byDecision = new Map<string, Passage[]>();
   readonly #matches = new Map<number, Token[]>();
 
   /** Reads the chunks of the decisions `ids` in one statement. */
   constructor(db: Database.Database, ids: string[], groups: TermGroup[]) {
-    this.isMatch = termMatcher(groups);
+    this.#isMatch = termMatcher(groups);
     for (const id of ids) this.#byDecision.set(id, []);
     const rows = sql<[string], Passage & { decision_id: string }>(db, `
       SELECT decision_id, id, section, rn_from, rn_to, start_offset, text FROM chunks
@@ -33,7 +33,7 @@ export class PageChunks {
   /** The words of a chunk that answer the query, in order. */
   matches(passage: Passage): Token[] {
     let found = this.#matches.get(passage.id);
-    if (!found) this.#matches.set(passage.id, found = wordsMatching(passage.text, this.isMatch));
+    if (!found) this.#matches.set(passage.id, found = wordsMatching(passage.text, this.#isMatch));
     return found;
   }
 }
