@@ -60,7 +60,7 @@ function statuteMatches(db: Database.Database, citation: StatuteCitation, filter
   const unit = `${citation.kind} ${citation.number}`;
   const base = citation.canonical.slice(0, -(citation.law!.length + 1));
   const ids = sql<unknown[], { id: string }>(db, `
-    SELECT d.id FROM citation_edges e JOIN decisions d ON d.id = e.from_decision_id
+    SELECT d.id FROM citation_edges e JOIN decisions d INDEXED BY search_decision_filters ON d.id = e.from_decision_id
     WHERE e.reference_type = 'statute' AND e.target_law = ? AND e.target_unit = ?
       AND (e.reference_canonical = ? OR substr(e.reference_canonical, 1, ?) = ?)${filters.where}
     GROUP BY d.id ORDER BY count(*) DESC, d.date DESC, d.id`)
