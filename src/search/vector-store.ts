@@ -62,8 +62,10 @@ export function putDecisionVector(db: Database.Database, decisionId: string, vec
     if (held) sql(db, 'DELETE FROM search_vectors WHERE vec_id = ?').run(held.vec_id);
     return false;
   }
-  const meta = sql<[string], DecisionMeta>(db, `SELECT d.court, c.branch, d.document_kind, d.date FROM decisions d
-    LEFT JOIN courts c ON c.code = d.court WHERE d.id = ?`).get(decisionId);
+  // On the covering index of these columns: the planner would read the decision's own row, a page with its text
+  // (70 against 18 microseconds a decision when the page is not cached, as for most of a large import's drain).
+  const meta = sql<[string], DecisionMeta>(db, `SELECT d.court, c.branch, d.document_kind, d.date
+    FROM decisions d INDEXED BY search_decision_filters LEFT JOIN courts c ON c.code = d.court WHERE d.id = ?`).get(decisionId);
   if (!meta) return false;
   let vecId: number;
   if (held) {
