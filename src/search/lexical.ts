@@ -34,8 +34,9 @@ const BM25 = `bm25(decisions_fts, ${CHUNK_WEIGHTS.join(', ')})`;
  * Runs the FTS5 expression over decisions with the filters and keeps the best `pool`; an empty expression matches
  * nothing. Without filters, FTS5 ranks alone and only the pool's rows are joined to their decision ids; with filters,
  * the join to the decision sits inside the ranking, on the covering index of the filter columns (a decision's row
- * fills a page of its own with its text; the planner would take the id index and read that page for every match). Equal scores go by row id, so pools of different depth agree on
- * their common part (the pages of a query never overlap).
+ * fills a page of its own with its text; the planner would take the id index and read that page for every match).
+ * Equal scores go by row id, so pools of different depth agree on their common part (the pages of a query never
+ * overlap).
  */
 export function lexicalArm(db: Database.Database, expression: string, filters: FilterSql, pool = DECISION_POOL): LexicalResult {
   if (expression === '') return { entries: [], total: { value: 0, is_floor: false }, exhaustive: true };
