@@ -73,7 +73,7 @@ export function tokenize(text: string): Token[] {
  * A regular expression source matching `stem` as the stored text may write it: any case, a, o, u also as umlauts, ss
  * also as ß (a stem is a prefix of its folded word, so a word answering a stem begins with this).
  */
-export function surfaceOf(stem: string): string {
+function surfaceOf(stem: string): string {
   return stem.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&').replace(/ss/gu, '(?:ss|ß)')
     .replace(/a/gu, '[aä]').replace(/o/gu, '[oö]').replace(/u/gu, '[uü]');
 }
