@@ -13,8 +13,9 @@ export function baseHeaders(config: Config, contentType: string, extra: Record<s
   return new Headers({ 'content-type': contentType, 'x-service-api-release': config.release, ...extra });
 }
 
+/** A JSON answer; the status line carries its reason phrase ("200 OK"), which a bare web Response leaves empty. */
 export function jsonResponse(config: Config, status: number, body: unknown, extra: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: baseHeaders(config, JSON_TYPE, extra) });
+  return new Response(JSON.stringify(body), { status, statusText: STATUS_CODES[status], headers: baseHeaders(config, JSON_TYPE, extra) });
 }
 
 /** The RFC 9457 problem body of an error. */
@@ -38,7 +39,7 @@ export function problemResponse(error: unknown, config: Config, extra: Record<st
       new ApiError('backend_unavailable', 'The backend could not complete the call; retry in a few seconds.'));
   const headers = baseHeaders(config, PROBLEM_TYPE, extra);
   if (apiError.extras.retry_after_seconds !== undefined) headers.set('retry-after', String(apiError.extras.retry_after_seconds));
-  return new Response(JSON.stringify(problemBody(apiError, config)), { status: apiError.status, headers });
+  return new Response(JSON.stringify(problemBody(apiError, config)), { status: apiError.status, statusText: STATUS_CODES[apiError.status], headers });
 }
 
 /**

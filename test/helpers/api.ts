@@ -41,6 +41,8 @@ export interface TestOrg {
 
 export interface Reply {
   status: number;
+  /** The reason phrase of the status line ("OK", "Not Found"). */
+  statusText?: string;
   headers: Headers;
   body: any;
 }
@@ -105,7 +107,7 @@ async function call(url: string, method: string, path: string, options: { token?
   try {
     parsed = JSON.parse(text);
   } catch { /* not JSON: keep the text */ }
-  return { status: response.status, headers: response.headers, body: parsed };
+  return { status: response.status, statusText: response.statusText, headers: response.headers, body: parsed };
 }
 
 async function closeServer(server: Server, services: Services, dir: string): Promise<void> {
