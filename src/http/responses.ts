@@ -5,6 +5,9 @@ import type { Config } from '../config.ts';
 const JSON_TYPE = 'application/json; charset=utf-8';
 const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
 
+/** The challenge of every 401 answer, REST and MCP. */
+export const BEARER_CHALLENGE = 'Bearer realm="juralite"';
+
 /** Statuses whose problems state that nothing was charged (the contract: all but 401, 409 and 422). */
 const CHARGE_NOT_APPLICABLE = new Set([401, 405, 409, 422]);
 
@@ -39,6 +42,8 @@ export function problemResponse(error: unknown, config: Config, extra: Record<st
       new ApiError('backend_unavailable', 'The backend could not complete the call; retry in a few seconds.'));
   const headers = baseHeaders(config, PROBLEM_TYPE, extra);
   if (apiError.extras.retry_after_seconds !== undefined) headers.set('retry-after', String(apiError.extras.retry_after_seconds));
+  // RFC 9110 §11.6.1: a 401 names the scheme that would succeed.
+  if (apiError.status === 401) headers.set('www-authenticate', BEARER_CHALLENGE);
   return new Response(JSON.stringify(problemBody(apiError, config)), { status: apiError.status, statusText: STATUS_CODES[apiError.status], headers });
 }
 

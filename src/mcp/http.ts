@@ -30,10 +30,7 @@ export function mcpHttpHandler(
     try {
       authenticate(services.state, authorization, services.clock());
     } catch (error) {
-      const challenge: Record<string, string> = error instanceof ApiError && error.status === 401
-        ? { 'www-authenticate': 'Bearer realm="juralite"' }
-        : {};
-      return problemResponse(error, config, challenge);
+      return problemResponse(error, config);
     }
     if (request.method !== 'POST') {
       return problemResponse(new ApiError('method_not_allowed',

@@ -1,5 +1,6 @@
 /** Argument schemas shared by several operations (contract wording in the messages). */
 import * as v from 'valibot';
+import { codePointLength } from '../text/code-points.ts';
 
 export const BRANCHES = ['ordentlich', 'verwaltung', 'sozial', 'arbeit', 'finanz', 'verfassung', 'patent', 'unbekannt'] as const;
 export const DOCUMENT_TYPES = ['Urteil', 'Beschluss', 'Verfügung', 'Sonstige', 'Gerichtsbescheid', 'Schlussanträge'] as const;
@@ -30,8 +31,10 @@ export const courtFilter = v.pipe(text(200), v.description('court short form, e.
 
 /** Search arguments shared by the decision search (10) and the combined search (11). */
 export const searchFilters = {
-  query: v.pipe(v.string(), v.trim(), v.minLength(2, 'must be 2 to 500 characters'), v.maxLength(500, 'must be 2 to 500 characters; longer input is rejected, not truncated'),
-    v.description('German legal-concept phrasing')),
+  query: v.pipe(v.string(), v.trim(),
+    v.check((query) => codePointLength(query) >= 2, 'must be 2 to 500 characters'),
+    v.check((query) => codePointLength(query) <= 500, 'must be 2 to 500 characters; longer input is rejected, not truncated'),
+    v.description('German legal-concept phrasing (2 to 500 characters, counted as Unicode code points)')),
   court: v.optional(courtFilter),
   branch: v.optional(v.picklist(BRANCHES, `must be one of ${BRANCHES.join(', ')}`)),
   document_type: v.optional(v.picklist(DOCUMENT_TYPES, `must be one of ${DOCUMENT_TYPES.join(', ')}`)),

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { backendUnavailable } from '../errors.ts';
-import { searchDecisions } from '../search/decision-search.ts';
+import { effectiveMode, searchDecisions } from '../search/decision-search.ts';
+import { canonicalJson } from './execute.ts';
 import { defineOperation } from './operation.ts';
 import { DATES_IN_ORDER, datesInOrder, int, searchFilters } from './schemas.ts';
 
@@ -18,6 +19,8 @@ export default defineOperation({
     v.forward(v.partialCheck([['date_from'], ['date_to']], datesInOrder, DATES_IN_ORDER), ['date_to']),
   ),
   price: () => 1,
+  // A mode left out and the same mode written out are one result, paid for once.
+  resultKey: (args) => canonicalJson({ ...args, mode: effectiveMode(args) }),
   volume: { unit: 'rows', amount: (result: { results?: unknown[] }) => result.results?.length ?? 0 },
   handler: (args, ctx) => {
     if (!ctx.services.corpus) throw backendUnavailable('No corpus is open.');

@@ -18,6 +18,8 @@ export default defineOperation({
   args: v.pipe(
     v.object({
       ...searchFilters,
+      // No exact-citation rule here: a mode left out is hybrid, and the same result as hybrid written out.
+      mode: v.optional(searchFilters.mode.wrapped, 'hybrid'),
       jurisdiction: v.optional(v.picklist(JURISDICTIONS, `must be one of ${JURISDICTIONS.join(', ')}`)),
       // Hard-capped at 10 server-side: a larger limit narrows to 10 rather than failing.
       limit: v.optional(v.pipe(int(1), v.transform((value) => Math.min(value, 10))), 5),

@@ -126,6 +126,14 @@ const exactCitationFor = (args: RankArgs, exactRule: boolean) =>
   (exactRule && (args.mode === undefined || args.mode === 'keyword') ? exactCitationOf(args.query) : null);
 
 /**
+ * The mode endpoint 10 answers in: the one asked for; unset, keyword where the query is one exact citation (the
+ * exact-citation rule) and hybrid otherwise. Two calls in the same effective mode get the same answer.
+ */
+export function effectiveMode(args: { query: string; mode?: SearchMode }): SearchMode {
+  return args.mode ?? (exactCitationOf(args.query) ? 'keyword' : 'hybrid');
+}
+
+/**
  * The query vector a search needs (none for keyword mode and exact citations), made before the synchronous ranking
  * because an external embedder answers asynchronously.
  */

@@ -33,6 +33,8 @@ function assertProblem(reply: { status: number; statusText?: string; headers: He
   assert.equal(reply.body.type, `${api.services.config.docsUrl}/api/errors#${code}`);
   assert.equal(typeof reply.body.title, 'string');
   assert.equal(typeof reply.body.detail, 'string');
+  // RFC 9110: a 401 names the scheme that would succeed; no other answer challenges.
+  assert.equal(reply.headers.get('www-authenticate'), status === 401 ? 'Bearer realm="juralite"' : null, label);
   const chargeApplies = ![401, 405, 409, 422].includes(status);
   assert.equal(/nothing was charged/i.test(reply.body.detail), chargeApplies, reply.body.detail);
 }

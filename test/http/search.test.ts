@@ -175,6 +175,28 @@ test('keyword pages: each ranks as deep as it reaches, and pages of 3 concatenat
   for (const reply of pages) assert.deepEqual(reply.body.total_available, whole.body.total_available);
 });
 
+test('a mode left out and the same mode written out are one result, paid for once a month', async () => {
+  const org = api.org({ plan: 'enterprise' });
+  const auth = org.token(['search']);
+  const cost = async (path: string, params: Record<string, string>) => {
+    const reply = await search(path, params, auth);
+    assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    return reply.body.credits.cost;
+  };
+  // Endpoint 10: unset is hybrid for words, keyword (the exact-citation rule) for one citation.
+  assert.equal(await cost('/decisions/search', { query: 'Mieterhöhung Zustimmung' }), 1);
+  assert.equal(await cost('/decisions/search', { query: 'Mieterhöhung Zustimmung', mode: 'hybrid' }), 0);
+  assert.equal(await cost('/decisions/search', { query: 'Mieterhöhung Zustimmung', mode: 'keyword' }), 1);
+  assert.equal(await cost('/decisions/search', { query: 'VIII ZR 123/19' }), 1);
+  assert.equal(await cost('/decisions/search', { query: 'VIII ZR 123/19', mode: 'keyword' }), 0);
+  assert.equal(await cost('/decisions/search', { query: 'VIII ZR 123/19', mode: 'hybrid' }), 1);
+  // Endpoint 11 has no exact-citation rule: unset is hybrid.
+  assert.equal(await cost('/search', { query: 'Mieterhöhung Zustimmung' }), 1);
+  assert.equal(await cost('/search', { query: 'Mieterhöhung Zustimmung', mode: 'hybrid' }), 0);
+  assert.equal(await cost('/search', { query: 'VIII ZR 123/19', mode: 'hybrid' }), 1);
+  assert.equal(await cost('/search', { query: 'VIII ZR 123/19' }), 0);
+});
+
 test('FTS5 syntax in a query is read as words, never as syntax', async () => {
   for (const query of ['NEAR(Miete', '"Miete', 'Miete*', '-Miete', 'Miete AND OR NOT', 'title:Miete', '^Miete', '(((', '""', '§§§ --']) {
     for (const mode of MODES) {
@@ -202,6 +224,8 @@ test('422 for every invalid argument, named, and nothing charged', async () => {
     ['/decisions/search', { query: 'Miete', cited_norm: 'Kündigung' }, 'cited_norm'],
     ['/search', { query: 'Miete', jurisdiction: 'US' }, 'jurisdiction'], ['/search', { query: 'Miete', limit: 0 }, 'limit'],
     ['/search', { query: 'Miete', cited_norm: '§ 573' }, 'cited_norm'], ['/search', { query: ' ' }, 'query'],
+    // Lengths are Unicode code points: one emoji is one character (two UTF-16 units).
+    ['/decisions/search', { query: '😀' }, 'query'], ['/search', { query: '😀'.repeat(501) }, 'query'],
   ];
   for (const [path, params, name] of cases) {
     const reply = await search(path, params, auth);
@@ -210,6 +234,7 @@ test('422 for every invalid argument, named, and nothing charged', async () => {
     assert.ok(reply.body.errors[name], `${name} named for ${JSON.stringify(params)}: ${JSON.stringify(reply.body.errors)}`);
   }
   assert.equal(org.balance(), start);
+  assert.equal((await search('/decisions/search', { query: '😀'.repeat(500), mode: 'keyword' }, auth)).status, 200, '500 code points');
 });
 
 test('result rows count against the daily row cap, in both endpoints; a full cap refuses', async () => {
