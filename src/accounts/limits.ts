@@ -59,14 +59,21 @@ function usedToday(db: StateDb, organizationId: string, unit: VolumeUnit, now: D
   ).get(organizationId, berlinDay(now), unit)?.amount ?? 0;
 }
 
-/** 429 volume_cap when the organization's daily cap for `unit` is used up. */
+/**
+ * 429 volume_cap unless the organization's daily cap for `unit` has room for `amount` more: before a call runs, room
+ * for one; in the charging transaction, room for all the call served (a call never carries the day past the cap).
+ */
 export function assertVolumeLeft(
-  db: StateDb, organization: Organization, terms: Record<Plan, PlanTerms>, unit: VolumeUnit, now: Date,
+  db: StateDb, organization: Organization, terms: Record<Plan, PlanTerms>, unit: VolumeUnit, now: Date, amount = 1,
 ): void {
   const cap = capOf(terms[organization.plan], unit);
-  if (usedToday(db, organization.id, unit, now) < cap) return;
+  const used = usedToday(db, organization.id, unit, now);
+  if (used + amount <= cap) return;
   const resetsAt = nextBerlinMidnight(now);
-  throw new ApiError('volume_cap', `The organization's daily cap of ${cap} ${unit} is reached; it resets at midnight Europe/Berlin.`, {
+  const detail = used >= cap
+    ? `The organization's daily cap of ${cap} ${unit} is reached`
+    : `This call would serve ${amount} ${unit}, and ${cap - used} of the organization's daily cap of ${cap} are left`;
+  throw new ApiError('volume_cap', `${detail}; it resets at midnight Europe/Berlin.`, {
     unit, cap, resets_at: resetsAt, retry_after_seconds: Math.max(1, Math.ceil((Date.parse(resetsAt) - now.getTime()) / 1000)),
   });
 }

@@ -127,9 +127,11 @@ export async function execute<TArgs, TResult extends object>(
       { operation: operation.name, resultKey, cost }, now);
     if (!outcome.charged) throw insufficientCredits(outcome.cost, outcome.balance.total);
     if (volume) {
-      // Again inside the transaction: calls that passed the check together must not all be served past the cap.
-      assertVolumeLeft(state, organization, config.plans, volume.unit, now);
-      addVolume(state, organization.id, volume.unit, volume.amount(result, args), now);
+      // Again inside the transaction, for all this call served: calls that passed the check together, or one call
+      // serving more than is left, must not carry the day past the cap.
+      const amount = volume.amount(result, args);
+      assertVolumeLeft(state, organization, config.plans, volume.unit, now, amount);
+      addVolume(state, organization.id, volume.unit, amount, now);
     }
     for (const write of ctx.commits) write(state);
     return { metered: true, cost: outcome.cost, credits_remaining: outcome.balance.total };

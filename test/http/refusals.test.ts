@@ -203,6 +203,21 @@ test('429 volume_cap when the daily document cap is reached, with unit, cap and 
   assert.equal((await api.call('GET', `${DECISION}?rn_from=2&rn_to=3`, { token })).status, 200);
 });
 
+test('429 volume_cap for a call that would carry the day past the cap; what is left still serves', async () => {
+  const org = api.org({ plan: 'starter' });
+  const token = org.token(['read', 'datapackage']);
+  const before = org.balance();
+  const ids = [SMALL.bgh.id, SMALL.lgBerlin.id, SMALL.lgMuenchen.id];
+  const over = await api.call('POST', '/api/v1/datapackages', { token, body: { ids, full_text: true } });
+  assertProblem(over, 429, 'volume_cap');
+  assert.equal(over.body.cap, 2);
+  assert.match(over.body.detail, /would serve 3 documents, and 2 of the organization's daily cap of 2 are left/);
+  assert.equal(org.balance(), before);
+  const fits = await api.call('POST', '/api/v1/datapackages', { token, body: { ids: ids.slice(0, 2), full_text: true } });
+  assert.equal(fits.status, 200, JSON.stringify(fits.body));
+  assertProblem(await api.call('GET', `${DECISION}?max_chars=603`, { token }), 429, 'volume_cap');
+});
+
 test('503 backend_unavailable when the backend cannot answer; nothing charged', async () => {
   const bare = await startApi({ corpus: 'none' });
   try {
