@@ -37,6 +37,15 @@ const LAW_FACETS: Record<string, string> = {
   law_abbreviation: 'SELECT l.abbreviation AS value, count(u.id) AS count FROM laws l LEFT JOIN law_units u ON u.law_id = l.id GROUP BY l.id',
 };
 
+/** What a law facet counts, per field. */
+const LAW_COUNT_BASIS: Record<string, string> = { document_type: 'laws', law_abbreviation: 'law_units' };
+
+/** What the counts of a facet are counts of: decisions, laws or law units, or decisions and those added. */
+function countBasis(field: string, appliesTo: string): string {
+  if (appliesTo === 'DECISION') return 'decisions';
+  return appliesTo === 'LAW' ? LAW_COUNT_BASIS[field] : `decisions_and_${LAW_COUNT_BASIS[field]}`;
+}
+
 function typedFacet(field: string): FacetSource {
   return {
     appliesTo: (type) => (type === 'law' || !DECISION_FACETS[field] ? 'LAW' : type === 'decision' || !LAW_FACETS[field] ? 'DECISION' : 'DECISION_AND_LAW'),
@@ -97,7 +106,7 @@ export function listFacet(corpus: Database.Database, args: { field: string; type
     total_values: matching.length,
     truncated: matching.length > shown.length,
     value_limit: FACET_VALUE_LIMIT,
-    count_basis: args.field === 'law_abbreviation' && appliesTo === 'LAW' ? 'law_units' : 'decisions',
+    count_basis: countBasis(args.field, appliesTo),
     as_of: corpusAsOf(corpus),
   };
 }

@@ -40,19 +40,30 @@ const COLUMNS = `d.id, d.ecli, d.court, d.date, d.aktenzeichen, d.document_type,
  * @example findDecision(corpus, 'VI ZR 496/18', { court: 'BGH' })
  */
 export function findDecision(corpus: Database.Database, id: string, narrow: { court?: string; date?: string } = {}): DecisionRow {
+  return lookUp<DecisionRow>(corpus, id, narrow, COLUMNS);
+}
+
+/** The UUID of the one decision a caller names, as findDecision finds it, without reading the decision's text. */
+export function findDecisionId(corpus: Database.Database, id: string, narrow: { court?: string; date?: string } = {}): string {
+  return lookUp<{ id: string; court: string; date: string | null }>(corpus, id, narrow, 'd.id, d.court, d.date').id;
+}
+
+function lookUp<Row extends { id: string; court: string; date: string | null }>(
+  corpus: Database.Database, id: string, narrow: { court?: string; date?: string }, columns: string,
+): Row {
   const ref = id.trim();
   if (UUID.test(ref)) {
-    const row = sql<[string], DecisionRow>(corpus, `SELECT ${COLUMNS} FROM decisions d WHERE d.id = ?`).get(ref.toLowerCase());
+    const row = sql<[string], Row>(corpus, `SELECT ${columns} FROM decisions d WHERE d.id = ?`).get(ref.toLowerCase());
     if (!row) throw notFound(`No decision with id ${ref}.`);
     return row;
   }
   if (ECLI.test(ref)) {
-    const row = sql<[string], DecisionRow>(corpus, `SELECT ${COLUMNS} FROM decisions d WHERE d.ecli = ?`).get(ref.toUpperCase());
+    const row = sql<[string], Row>(corpus, `SELECT ${columns} FROM decisions d WHERE d.ecli = ?`).get(ref.toUpperCase());
     if (!row) throw notFound(`No decision with ECLI ${ref}.`);
     return row;
   }
-  const candidates = sql<[string], DecisionRow>(corpus, 
-    `SELECT DISTINCT ${COLUMNS} FROM decision_file_numbers f JOIN decisions d ON d.id = f.decision_id
+  const candidates = sql<[string], Row>(corpus, 
+    `SELECT DISTINCT ${columns} FROM decision_file_numbers f JOIN decisions d ON d.id = f.decision_id
      WHERE f.az_key = ? ORDER BY d.date DESC, d.court`,
   ).all(azKey(ref)).filter((row) =>
     (!narrow.court || courtMatches(row.court, narrow.court)) && (!narrow.date || row.date === narrow.date));

@@ -58,6 +58,16 @@ function randnummerSpan(corpus: Database.Database, decision: DecisionRow, from?:
 }
 
 /**
+ * The Randnummern whose paragraphs the served text [start, end) reaches, the last one perhaps in part (truncated
+ * says so); none when the cut falls before the first (in an unnumbered Leitsatz, say).
+ */
+function servedRandnummern(corpus: Database.Database, decisionId: string, start: number, end: number) {
+  return sql<[string, number, number], { rn_from: number | null; rn_to: number | null }>(corpus,
+    `SELECT min(rn) AS rn_from, max(rn) AS rn_to FROM decision_randnummern
+     WHERE decision_id = ? AND start_offset < ? AND end_offset > ?`).get(decisionId, end, start)!;
+}
+
+/**
  * A decision as the reading endpoint serves it: whole, by Randnummer range (whole chunks) or by section, cut at
  * max_chars code points.
  */
@@ -71,6 +81,7 @@ export function readDecision(corpus: Database.Database, decision: DecisionRow, r
       : { start: 0, end: decision.text_length, rn_from: decision.rn_from, rn_to: decision.rn_to, section: null };
   const spanLength = span.end - span.start;
   const served = Math.min(spanLength, request.max_chars);
+  const returned = served < spanLength && !span.section ? servedRandnummern(corpus, decision.id, span.start, span.start + served) : span;
   const fullText = sliceCodePoints(decision.full_text, span.start, span.start + served);
   const fileNumbers = sql<[string], { aktenzeichen: string }>(corpus, 
     'SELECT aktenzeichen FROM decision_file_numbers WHERE decision_id = ? ORDER BY position',
@@ -102,6 +113,6 @@ export function readDecision(corpus: Database.Database, decision: DecisionRow, r
     available_range: { rn_from: decision.rn_from, rn_to: decision.rn_to, rn_source: printed ? 'printed' : 'none' },
     available_range_scope: 'decision',
     has_rn_anchors: printed,
-    returned_range: { rn_from: span.rn_from, rn_to: span.rn_to, section: span.section, chars: served },
+    returned_range: { rn_from: returned.rn_from, rn_to: returned.rn_to, section: span.section, chars: served },
   };
 }

@@ -4,7 +4,7 @@
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { ApiError, validationFailed } from '../errors.ts';
-import { findDecision, type DecisionRow } from '../corpus/find-decision.ts';
+import { findDecision, findDecisionId, type DecisionRow } from '../corpus/find-decision.ts';
 import { FORTGELTUNG } from '../corpus/read-decision.ts';
 import { sliceCodePoints } from '../text/code-points.ts';
 import { edgeItem, type CitationEdgeItem, type EdgeDecision } from './edge-items.ts';
@@ -24,12 +24,22 @@ export interface DatapackageRequest {
 
 /** The decisions the ids name, in order, duplicates collapsed; 422 on `ids` naming every id that names none or several. */
 function decisionsOf(corpus: Database.Database, ids: string[]): DecisionRow[] {
-  const problems: string[] = [];
   const found = new Map<string, DecisionRow>();
+  for (const row of eachFound(ids, (id) => findDecision(corpus, id))) if (!found.has(row.id)) found.set(row.id, row);
+  return [...found.values()];
+}
+
+/** The UUID of the decision each id names (UUID, ECLI or Aktenzeichen), in order, duplicates kept; 422 as decisionsOf. */
+export function decisionIdsOf(corpus: Database.Database, ids: string[]): string[] {
+  return eachFound(ids, (id) => findDecisionId(corpus, id));
+}
+
+function eachFound<T>(ids: string[], find: (id: string) => T): T[] {
+  const problems: string[] = [];
+  const found: T[] = [];
   ids.forEach((id, index) => {
     try {
-      const row = findDecision(corpus, id);
-      if (!found.has(row.id)) found.set(row.id, row);
+      found.push(find(id));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       // An Aktenzeichen held by several decisions: the datapackage takes no court or date, so ask for the UUID.
@@ -38,7 +48,7 @@ function decisionsOf(corpus: Database.Database, ids: string[]): DecisionRow[] {
     }
   });
   if (problems.length > 0) throw validationFailed({ ids: problems });
-  return [...found.values()];
+  return found;
 }
 
 /** About 700 characters from the start, cut after a whole word. */

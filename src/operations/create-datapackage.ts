@@ -1,8 +1,11 @@
 import * as v from 'valibot';
 import { requireCorpus } from '../corpus/find-decision.ts';
-import { assembleDatapackage } from '../graph/datapackage.ts';
+import { assembleDatapackage, decisionIdsOf } from '../graph/datapackage.ts';
 import { defineOperation } from './operation.ts';
 import { decisionRef, int } from './schemas.ts';
+
+/** The default cap of a full text in a datapackage. */
+const FULL_TEXT_CHARS = 60_000;
 
 export default defineOperation({
   name: 'create_datapackage',
@@ -19,8 +22,11 @@ export default defineOperation({
       v.minLength(1, 'must hold 1 to 10 decision ids'), v.maxLength(10, 'must hold 1 to 10 decision ids')),
     include_citations: v.optional(v.boolean('must be true or false'), true),
     full_text: v.optional(v.boolean('must be true or false'), false),
-    max_chars: v.optional(int(500, 200_000), 60_000),
+    max_chars: v.optional(int(500, 200_000), FULL_TEXT_CHARS),
   }),
+  // Every id as its decision's UUID (duplicates kept: the answer counts them); max_chars applies to full texts only.
+  normalize: (args, { services }) => ({ ...args, ids: decisionIdsOf(requireCorpus(services.corpus), args.ids),
+    max_chars: args.full_text ? args.max_chars : FULL_TEXT_CHARS }),
   // One price for up to ten decisions, excerpts or full texts alike (docs/decisions.md); full texts count against the
   // daily document cap instead.
   price: () => 5,

@@ -88,7 +88,7 @@ function createContext(services: Services, caller: Caller, now: Date): Operation
 /**
  * The one path every metered call takes, over REST and MCP alike. Refusals come in the contract's order and none of
  * them executes or charges anything:
- * 401 → 409 → 403 two-factor → 403 ability → 429 rate → 422 → 402 → 429 volume cap.
+ * 401 → 409 → 403 two-factor → 403 ability → 429 rate → 422 → 404 (an id naming nothing) → 402 → 429 volume cap.
  * Then the handler runs, and the charge, the paid-result record, the volume and the handler's own writes commit in
  * one transaction (re-checking the balance and the daily cap, so concurrent calls can never overdraw or overshoot).
  */
@@ -107,8 +107,9 @@ export async function execute<TArgs, TResult extends object>(
   services.rates.take(caller.token.id, buckets, now);
   // 3. Arguments (read lazily: a refused caller never makes the server read a request body).
   const raw = typeof request.args === 'function' ? await (request.args as () => Promise<unknown>)() : request.args;
-  const args = parseArgs(operation, raw);
   const ctx = createContext(services, caller, now);
+  const parsed = parseArgs(operation, raw);
+  const args = operation.normalize ? operation.normalize(parsed, ctx) : parsed;
   // 4. Price, balance and daily cap, before anything runs.
   const cost = operation.price(args, ctx);
   const resultKey = sha256Hex(operation.resultKey?.(args, ctx) ?? canonicalJson(args));

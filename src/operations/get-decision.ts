@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { findDecision, requireCorpus } from '../corpus/find-decision.ts';
+import { findDecision, findDecisionId, requireCorpus } from '../corpus/find-decision.ts';
 import { readDecision } from '../corpus/read-decision.ts';
 import { defineOperation } from './operation.ts';
 import { courtFilter, decisionRef, int, isoDate } from './schemas.ts';
@@ -21,9 +21,10 @@ export default defineOperation({
       max_chars: v.optional(int(500), 40_000),
       rn_from: v.optional(int(1)),
       rn_to: v.optional(int(1)),
-      section: v.optional(v.pipe(v.string(), v.transform((value) => value.trim()),
-        v.check((value) => DECISION_SECTIONS.some((name) => name.toLowerCase() === value.toLowerCase()),
-          `must be one of ${DECISION_SECTIONS.join(', ')}`))),
+      // Any case: `tenor` is read as `Tenor`.
+      section: v.optional(v.pipe(v.string(),
+        v.transform((value) => DECISION_SECTIONS.find((name) => name.toLowerCase() === value.trim().toLowerCase()) ?? value),
+        v.picklist(DECISION_SECTIONS, `must be one of ${DECISION_SECTIONS.join(', ')}`))),
       court: v.optional(courtFilter),
       date: v.optional(isoDate),
     }),
@@ -31,6 +32,8 @@ export default defineOperation({
       (input) => input.rn_from === undefined || input.rn_to === undefined || input.rn_to >= input.rn_from,
       'must be >= rn_from'), ['rn_to']),
   ),
+  // The decision's UUID stands for however it was named; court and date only served to find it.
+  normalize: (args, { services }) => ({ ...args, id: findDecisionId(requireCorpus(services.corpus), args.id, args), court: undefined, date: undefined }),
   price: () => 1,
   // A text served from its start (no Randnummer range, no section) counts as a full text against the daily cap.
   volume: { unit: 'documents', applies: (args) => args.rn_from === undefined && args.rn_to === undefined && !args.section,

@@ -58,6 +58,13 @@ export interface Operation<TArgs = any, TResult extends object = object> {
   errors: ErrorStatus[];
   /** Credits this call costs before any free repeat (known before the handler runs). */
   price(args: TArgs, ctx: OperationContext): number;
+  /**
+   * The arguments in their one canonical form, before price, free repeats and the handler: decisions named by UUID,
+   * ECLI or Aktenzeichen become their UUID, disambiguating court and date go, what cannot change the answer is
+   * dropped. Two calls with the same canonical arguments get the same answer, so the second is free. May answer 404
+   * or 422 (an id naming no decision or several), before anything is priced.
+   */
+  normalize?(args: TArgs, ctx: OperationContext): TArgs;
   /** What identifies "the same result" for free repeats within a month; default: the normalized arguments. */
   resultKey?(args: TArgs, ctx: OperationContext): string;
   /** The daily cap this operation draws on (where `applies`, default always) and how much a result uses. */

@@ -50,6 +50,10 @@ function insertDecision(db: Database.Database, row: { id: string; ecli: string |
     `INSERT INTO chunks (decision_id, position, section, rn_from, rn_to, start_offset, end_offset, text)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(row.id, position, chunk.section, chunk.rn, chunk.rn, chunk.start, chunk.end, chunk.text));
+  // One chunk per paragraph here, so a numbered chunk's span is its Randnummer's paragraph.
+  chunks.filter((chunk) => chunk.rn !== null).forEach((chunk, position) => db.prepare(
+    'INSERT INTO decision_randnummern (decision_id, position, rn, start_offset, end_offset) VALUES (?, ?, ?, ?, ?)',
+  ).run(row.id, position, chunk.rn, chunk.start, chunk.end));
 }
 
 const court = (db: Database.Database, code: string, name: string, branch: string, type: string, level: string, founded: number | null = null) =>

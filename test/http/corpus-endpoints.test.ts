@@ -74,8 +74,16 @@ test('facets: court_name, document_type, branch and law_abbreviation with counts
   const laws = (await get('/api/v1/corpus/facets/law_abbreviation?type=law')).body;
   assert.equal(laws.applies_to, 'LAW');
   assert.deepEqual(laws.values.BGB, { value: 3, is_floor: false });
+  assert.equal(laws.count_basis, 'law_units');
   const cited = (await get('/api/v1/corpus/facets/law_abbreviation?type=decision')).body;
   assert.deepEqual(cited.values, { BGB: { value: 2, is_floor: false } });
+  assert.equal(cited.count_basis, 'decisions');
+  // Without a type both are counted, and count_basis says so.
+  const both = (await get('/api/v1/corpus/facets/law_abbreviation')).body;
+  assert.deepEqual([both.applies_to, both.values.BGB.value, both.count_basis], ['DECISION_AND_LAW', 5, 'decisions_and_law_units']);
+  const lawTypes = (await get('/api/v1/corpus/facets/document_type?type=law')).body;
+  assert.deepEqual([lawTypes.applies_to, lawTypes.count_basis], ['LAW', 'laws']);
+  assert.equal((await get('/api/v1/corpus/facets/court_name')).body.count_basis, 'decisions');
   const branches = (await get('/api/v1/corpus/facets/branch')).body;
   assert.deepEqual(branches.values, { ordentlich: { value: 3, is_floor: false } });
   const types = (await get('/api/v1/corpus/facets/document_type?type=decision')).body;

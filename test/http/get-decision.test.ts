@@ -67,6 +67,11 @@ test('max_chars cuts the text in code points and says truncated', async () => {
   assert.equal(body.returned_range.chars, 500);
   assert.equal([...whole].slice(0, 500).join(''), body.full_text);
   assert.ok(body.full_text.includes('𝔄'), 'the non-BMP character before the cut is kept whole');
+  // returned_range names what was served: Leitsatz, Tenor and the start of Rn. 1, not the decision's Rn. 1 to 6.
+  assert.deepEqual([body.returned_range.rn_from, body.returned_range.rn_to], [1, 1]);
+  const ranged = (await get(`${SMALL.bgh.id}?rn_from=2&rn_to=5&max_chars=1000`)).body;
+  assert.equal(ranged.truncated, true);
+  assert.deepEqual([ranged.returned_range.rn_from, ranged.returned_range.rn_to, ranged.returned_range.chars], [2, 3, 1000]);
 });
 
 test('rn_from/rn_to serve whole chunks and report the served span', async () => {

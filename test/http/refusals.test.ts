@@ -203,6 +203,36 @@ test('429 volume_cap when the daily document cap is reached, with unit, cap and 
   assert.equal((await api.call('GET', `${DECISION}?rn_from=2&rn_to=3`, { token })).status, 200);
 });
 
+test('a decision however named is one result, paid for once: UUID, ECLI, Aktenzeichen, any case, court and date', async () => {
+  const org = api.org({ plan: 'starter' });
+  const token = org.token(['read', 'graph', 'datapackage']);
+  const cost = async (method: string, path: string, body?: unknown) => {
+    const reply = await api.call(method, `/api/v1${path}`, { token, body });
+    assert.equal(reply.status, 200, `${path} ${JSON.stringify(reply.body)}`);
+    return reply.body.credits.cost;
+  };
+  assert.equal(await cost('GET', `/decisions/${SMALL.bgh.id}?section=Tenor`), 1);
+  for (const id of [SMALL.bgh.id.toUpperCase(), SMALL.bgh.ecli, SMALL.bgh.ecli.toLowerCase(), SMALL.bgh.az, ` ${SMALL.bgh.az.toLowerCase()} `]) {
+    assert.equal(await cost('GET', `/decisions/${encodeURIComponent(id)}?section=tenor&court=BGH&date=2020-01-15`), 0, id);
+  }
+  assert.equal(await cost('GET', `/decisions/${SMALL.bgh.id}?section=Gründe`), 1, 'another section is another result');
+  assert.equal(await cost('GET', `/decisions/${encodeURIComponent(SMALL.bgh.az)}/citations`), 2);
+  assert.equal(await cost('GET', `/decisions/${encodeURIComponent(SMALL.bgh.ecli)}/citations?direction=both`), 0);
+  assert.equal(await cost('POST', '/datapackages', { ids: [SMALL.bgh.az] }), 5);
+  // max_chars caps full texts only: in excerpt mode it changes nothing.
+  assert.equal(await cost('POST', '/datapackages', { ids: [SMALL.bgh.id], max_chars: 1000 }), 0);
+  assert.equal(await cost('POST', '/datapackages', { ids: [SMALL.bgh.id, SMALL.bgh.ecli] }), 5, 'a duplicate is counted in the answer');
+});
+
+test('an id naming no decision is 404 before any price: no 402 for what does not exist', async () => {
+  const org = api.org({ plan: 'starter' });
+  const token = org.token(['read', 'graph']);
+  org.spendAll();
+  assertProblem(await api.call('GET', '/api/v1/decisions/XII%20ZR%201%2F99', { token }), 404, 'not_found');
+  assertProblem(await api.call('GET', '/api/v1/decisions/XII%20ZR%201%2F99/citations', { token }), 404, 'not_found');
+  assertProblem(await api.call('GET', DECISION, { token }), 402, 'insufficient_credits');
+});
+
 test('429 volume_cap for a call that would carry the day past the cap; what is left still serves', async () => {
   const org = api.org({ plan: 'starter' });
   const token = org.token(['read', 'datapackage']);

@@ -93,9 +93,11 @@ async function send(call: Call, token: string, overMcp: boolean): Promise<{ stat
 const decision = (maxChars: number): Call => ({
   method: 'GET', path: `/api/v1/decisions/${fixtureId(1)}?max_chars=${maxChars}`, tool: 'get_decision', args: { id: fixtureId(1), max_chars: maxChars },
 });
-const datapackage = (maxChars: number): Call => ({
-  method: 'POST', path: '/api/v1/datapackages', body: { ids: [fixtureId(2)], max_chars: maxChars }, tool: 'create_datapackage', args: { ids: [fixtureId(2)], max_chars: maxChars },
-});
+/** A datapackage of two of the 50 demo decisions, a distinct pair (so a distinct result) for every n up to 2,500. */
+const datapackage = (n: number): Call => {
+  const ids = [fixtureId(1 + (n % 50)), fixtureId(1 + (Math.floor(n / 50) % 50))];
+  return { method: 'POST', path: '/api/v1/datapackages', body: { ids }, tool: 'create_datapackage', args: { ids } };
+};
 const waiting = (n: number, full = false): Call => ({
   method: 'GET', path: `/api/v1/test/waiting/${n}?full=${full}`, tool: 'test_waiting_lookup', args: { n: String(n), full },
 });
