@@ -67,13 +67,20 @@ function loadUploadsConfig(env: NodeJS.ProcessEnv): UploadsConfig {
   };
 }
 
+/** Where a server listening on host:port is reached from this machine (a wildcard host: over loopback). */
+function localUrl({ host, port }: { host: string; port: number }): string {
+  const reachable = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
 /**
- * The configuration, from defaults and JURALITE_* environment variables.
+ * The configuration, from defaults and JURALITE_* environment variables. Without JURALITE_PUBLIC_URL, links in
+ * answers point at the address the server listens on (`listening`).
  *
  * @example const config = loadConfig({ JURALITE_PUBLIC_URL: 'https://recht.kanzlei.example' });
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const publicUrl = (env.JURALITE_PUBLIC_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, listening: { host: string; port: number } = { host: '127.0.0.1', port: 8080 }): Config {
+  const publicUrl = (env.JURALITE_PUBLIC_URL ?? localUrl(listening)).replace(/\/+$/, '');
   return {
     release: RELEASE,
     publicUrl,

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describeSummary, importCommand } from './import.ts';
 import { corpusNeedsUpgrade, upgradeCorpus } from '../corpus/open.ts';
 import { openServices, listen, closeServices } from '../server.ts';
+import { loadConfig } from '../config.ts';
 import { createOrganization } from '../accounts/organizations.ts';
 import { ABILITIES, createToken } from '../accounts/tokens.ts';
 import type { StateDb } from '../accounts/state-db.ts';
@@ -48,7 +49,7 @@ export async function serve(options: { corpusPath: string; statePath: string; da
       + 'minutes for a large corpus) ...');
     upgradeCorpus(options.corpusPath);
   }
-  const services = openServices(options);
+  const services = openServices({ ...options, config: loadConfig(process.env, options) });
   bootstrapLocalAccount(services.state, options.dataDir);
   if (!services.corpus) console.warn(`juralite: no corpus at ${options.corpusPath}; corpus operations answer 503 until one is there`);
   const { server, url } = await listen(services, options.host, options.port);

@@ -31,13 +31,34 @@ export function canonicalJson(value: unknown): string {
 
 const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 
+/** What a value of each schema type must be, in the words of our own messages. */
+const EXPECTED: Record<string, string> = {
+  string: 'must be a string', number: 'must be a number', boolean: 'must be true or false', array: 'must be an array',
+  object: 'must be an object', picklist: 'must be one of the allowed values',
+};
+
+/**
+ * An issue in the caller's terms. Our schemas word their own messages; valibot's defaults ("Invalid type: Expected
+ * string but received Array") remain for missing arguments and wrong types, and are put plainly here.
+ */
+function messageOf(issue: v.BaseIssue<unknown>): string {
+  if (issue.kind !== 'schema' || !issue.message.startsWith('Invalid ')) return issue.message;
+  // Inside an argument, the item is named as the datapackage names its ids: `ids[0] must be a string`.
+  const [argument, ...inside] = issue.path ?? [];
+  const prefix = inside.length === 0 ? ''
+    : `${String(argument?.key)}${inside.map((step) => (typeof step.key === 'number' ? `[${step.key}]` : `.${String(step.key)}`)).join('')} `;
+  if (issue.type === 'object' && issue.received === 'undefined') return `${prefix}is required`;
+  if (issue.received === 'Array' && issue.type !== 'array') return `${prefix}must be given once, not as a list`;
+  return `${prefix}${EXPECTED[issue.type] ?? issue.message}`;
+}
+
 /** valibot issues to the 422 `errors` object, keyed by the top-level argument name. */
 export function issuesToErrors(issues: readonly v.BaseIssue<unknown>[]): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   for (const issue of issues) {
     const key = issue.path?.[0]?.key;
     const name = typeof key === 'string' ? key : 'arguments';
-    (errors[name] ??= []).push(issue.message);
+    (errors[name] ??= []).push(messageOf(issue));
   }
   return errors;
 }

@@ -116,6 +116,10 @@ test('422 for every invalid argument, named: ids (empty, too many, not an array,
     assert.equal(reply.status, 422, JSON.stringify(body));
     assert.deepEqual(Object.keys(reply.body.errors), [argument], JSON.stringify(body));
   }
+  // Missing arguments and wrong types in plain words, not the validator's.
+  assert.deepEqual((await post(demo, {})).body.errors, { ids: ['is required'] });
+  assert.deepEqual((await post(demo, { ids: [42] })).body.errors, { ids: ['ids[0] must be a string'] });
+  assert.deepEqual((await post(demo, { ids: [HUB], full_text: 1 })).body.errors, { full_text: ['must be true or false'] });
   const org = demo.org({ plan: 'enterprise' });
   const before = org.balance();
   const unknown = await post(demo, { ids: [HUB, '00000000-0000-5000-8000-000000000000', '7 U 123/18'] }, org.token(['datapackage']));

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { startApi } from '../helpers/api.ts';
 import { OPERATIONS } from '../../src/operations/index.ts';
+import { STATUS_OF } from '../../src/errors.ts';
+import { loadConfig } from '../../src/config.ts';
 
 test('GET /api/v1/openapi.json is a valid OpenAPI 3.0 document listing all eleven operations', async () => {
   const api = await startApi({ corpus: 'none' });
@@ -37,4 +39,31 @@ test('GET /api/v1/openapi.json is a valid OpenAPI 3.0 document listing all eleve
   } finally {
     await api.close();
   }
+});
+
+test('the pages answers link to are served by the service: every problem type and the changelog', async () => {
+  const api = await startApi({ corpus: 'none' });
+  try {
+    const problem = await api.call('GET', '/api/v1/corpus/coverage');
+    assert.equal(problem.status, 401);
+    const type = new URL(problem.body.type);
+    assert.equal(type.hash, '#unauthenticated');
+    const errors = await api.call('GET', type.pathname);
+    assert.equal(errors.status, 200);
+    assert.match(errors.headers.get('content-type') ?? '', /^text\/html/);
+    assert.equal(errors.headers.get('x-service-api-release'), api.services.config.release);
+    for (const code of Object.keys(STATUS_OF)) assert.ok(errors.body.includes(`id="${code}"`), code);
+    const changelog = await api.call('GET', new URL(api.services.config.changelogUrl).pathname);
+    assert.equal(changelog.status, 200);
+    assert.ok(changelog.body.includes(`id="${api.services.config.release}"`), 'the serving release has its entry');
+  } finally {
+    await api.close();
+  }
+});
+
+test('without JURALITE_PUBLIC_URL, links point at the address the server listens on', () => {
+  assert.equal(loadConfig({}).publicUrl, 'http://127.0.0.1:8080');
+  assert.equal(loadConfig({}, { host: '0.0.0.0', port: 9000 }).changelogUrl, 'http://127.0.0.1:9000/docs/changelog');
+  assert.equal(loadConfig({}, { host: '::', port: 9000 }).docsUrl, 'http://[::1]:9000/docs');
+  assert.equal(loadConfig({ JURALITE_PUBLIC_URL: 'https://recht.example/' }, { host: '0.0.0.0', port: 9000 }).publicUrl, 'https://recht.example');
 });

@@ -235,6 +235,9 @@ test('422 for every invalid argument, named, and nothing charged', async () => {
   }
   assert.equal(org.balance(), start);
   assert.equal((await search('/decisions/search', { query: '😀'.repeat(500), mode: 'keyword' }, auth)).status, 200, '500 code points');
+  assert.deepEqual((await search('/decisions/search', {}, auth)).body.errors, { query: ['is required'] });
+  const twice = await api.call('GET', '/api/v1/decisions/search?query=Miete&query=Kaution', { token: auth });
+  assert.deepEqual(twice.body.errors, { query: ['must be given once, not as a list'] });
 });
 
 test('result rows count against the daily row cap, in both endpoints; a full cap refuses', async () => {
