@@ -36,7 +36,9 @@ export function readyUpload(state: StateDb, organizationId: string, id: string, 
   if (row.status !== 'ready' || row.text === null || row.quoted_credits === null) {
     const why: Record<string, string> = {
       uploaded: 'the upload is still being extracted; poll GET /citation-check-documents/{document} until status is ready',
-      failed: `text extraction failed (${row.error_code ?? 'unknown'}); upload the document again or send the text`,
+      failed: row.error_code === 'too_long'
+        ? 'the extracted text is longer than a check takes; send the part to check as text'
+        : `text extraction failed (${row.error_code ?? 'unknown'}); upload the document again or send the text`,
       consumed: 'the upload was already consumed by a citation check',
       expired: 'the upload has expired',
     };

@@ -185,7 +185,8 @@ export function citationGraph(corpus: Database.Database, publicUrl: string, sour
   ];
 
   const pages = (total: number) => Math.min(MAX_PAGE, Math.ceil(total / PAGE_SIZE));
-  const referencesPages = pages(referencesResolved);
+  // Unresolved references are served on page 1: alone, they still make one page.
+  const referencesPages = Math.max(pages(referencesResolved), open.length > 0 ? 1 : 0);
   const referencedByPages = pages(referencedBy);
   const depthOneOnly = request.depth === 1;
   const hasMoreReferences = depthOneOnly && wants('outgoing') && request.page < referencesPages;

@@ -63,7 +63,8 @@ function lawItem(row: UnitRow, groups: TermGroup[], isMatch: (stem: string) => b
     id: row.id, artifact_type: 'LAW', aktenzeichen: null, court: null, date: null, document_type: null,
     title: row.heading ? `${label} ${row.heading}` : label,
     snippet, snippets: [{ text: snippet }],
-    chunk_title: row.heading, rn_range: null, fundstelle: null, breadcrumb: row.breadcrumb,
+    // The unit is the passage: its heading, or its label where it has none (many EU articles).
+    chunk_title: row.heading ?? label, rn_range: null, fundstelle: null, breadcrumb: row.breadcrumb,
     abbreviation: row.abbreviation, law_type: row.law_type, jurisdiction: row.jurisdiction,
     confidence: confidenceOf(groups, [`${label} ${row.law_title ?? ''} ${row.heading ?? ''} ${row.text ?? ''}`]),
   };

@@ -52,6 +52,11 @@ export function sniffFormat(head: Buffer, filename: string): Sniffed {
   if (other) return { refused: `is ${other[0]}; ${ACCEPTED}` };
   if (!isUtf16(head) && head.includes(0)) return { refused: `is a binary file of an unsupported format; ${ACCEPTED}` };
   const format = TEXT_EXTENSIONS.get(extension);
-  if (!format) return { refused: `has the extension ${extension}, which is not supported; ${ACCEPTED}` };
+  if (!format) {
+    // Text under the name of a binary format (`brief.pdf` holding plain text): the name is not the problem.
+    const named = extension === '.pdf' || extension === '.docx';
+    return { refused: named ? `is named ${extension} but its content is not a ${extension.slice(1).toUpperCase()} file; ${ACCEPTED}`
+      : `has the extension ${extension || '(none)'}, which is not supported; ${ACCEPTED}` };
+  }
   return { format };
 }

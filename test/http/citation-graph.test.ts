@@ -65,6 +65,14 @@ test('depth 1: references in citing order with Randnummern and role, unresolved 
   assert.deepEqual(credits, { metered: true, cost: 2, credits_remaining: credits.credits_remaining });
 });
 
+test('references that are all unresolved still make one page of references', async () => {
+  const body = (await get(demo, `${fixture(7)}/citations?direction=outgoing`)).body;
+  assert.equal(body.references_resolved_total, 0);
+  assert.ok(body.references.length > 0 && body.references.every((edge: { in_corpus: boolean }) => !edge.in_corpus));
+  assert.equal(body.pagination.references_pages, 1);
+  assert.equal(body.pagination.has_more_references, false);
+});
+
 test('incoming: the hub is cited by 9 distinct decisions, newest first; each edge comes from the citing decision', async () => {
   const body = (await get(demo, `${HUB}/citations?direction=incoming`)).body;
   assert.equal(body.served_direction, 'incoming');

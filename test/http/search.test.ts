@@ -266,6 +266,7 @@ test('GET /search: laws and decisions sections with totals; jurisdiction narrows
   assert.deepEqual([law.artifact_type, law.aktenzeichen, law.court, law.date, law.document_type], ['LAW', null, null, null, null]);
   for (const field of ['id', 'title', 'snippet', 'snippets', 'chunk_title', 'rn_range', 'fundstelle', 'breadcrumb', 'abbreviation',
     'law_type', 'jurisdiction', 'confidence']) assert.ok(field in law, field);
+  assert.ok(body.sections.laws.every((item: { chunk_title: unknown }) => typeof item.chunk_title === 'string'), 'a unit is its own titled passage');
   assert.ok(body.sections.decisions.every((d: { artifact_type: string }) => d.artifact_type === 'DECISION'));
   for (const section of ['laws', 'decisions']) {
     const totals = body.section_totals[section];

@@ -152,6 +152,7 @@ test('a text above 20,000 characters fails with too_long and says how long it is
   assert.equal(tooLong.error_code, 'too_long');
   assert.equal(tooLong.char_count, 20_001);
   assert.match(tooLong.error_detail, /20001 characters.*at most 20000/);
+  assertRefused(await check({ document_id: tooLong.id }), 'document_id', /longer than a check takes; send the part to check as text/);
   const atCap = await uploaded(long.slice(0, 20_000), 'genau.txt');
   assert.equal(atCap.status, 'ready');
   assert.equal(atCap.quoted_credits, 5);
@@ -306,6 +307,8 @@ test('unsupported formats are refused by their content and extension', async () 
     ['bild.pdf', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]), /JPEG image/],
     ['alt.doc', Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(600)]), /legacy Office file \(\.doc\)/],
     ['seite.html', `<html><body>${LEGAL_TEXT}</body></html>`, /extension \.html/],
+    // Text named as a binary format: the content is the problem, not the (supported) extension.
+    ['fake.pdf', LEGAL_TEXT, /named \.pdf but its content is not a PDF file/],
     ['daten.bin', Buffer.from([1, 2, 0, 3, 4]), /binary file/],
     ['tabelle.xlsx', zip([{ name: 'xl/workbook.xml', data: '<workbook/>' }]), /not a Word document/],
     ['leer.txt', '', /is empty/],
