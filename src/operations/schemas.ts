@@ -17,7 +17,7 @@ export const isoDate = v.pipe(v.string(), v.isoDate('must be a date YYYY-MM-DD')
 export function int(min: number, max = Number.MAX_SAFE_INTEGER) {
   const range = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `from ${min} to ${max}`;
   return v.pipe(v.number('must be a whole number'), v.integer('must be a whole number'),
-    v.minValue(min, `must be ${range}`), v.maxValue(max, `must be ${range}`));
+    v.minValue(min, `must be ${range}`), v.maxValue(max, max === Number.MAX_SAFE_INTEGER ? 'is too large' : `must be ${range}`));
 }
 
 /** A non-empty string of at most `max` characters (identifiers, names). */

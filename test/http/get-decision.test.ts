@@ -113,6 +113,7 @@ test('422 for every invalid argument, naming it', async () => {
     assert.equal(reply.status, 422, `${query}: ${JSON.stringify(reply.body)}`);
     assert.deepEqual(Object.keys(reply.body.errors), [argument], query);
   }
+  assert.deepEqual((await get(`${SMALL.bgh.id}?max_chars=99999999999999999999`)).body.errors, { max_chars: ['is too large'] });
 });
 
 test('404 for an unknown UUID, ECLI or Aktenzeichen', async () => {
