@@ -6,7 +6,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
 
 /** The challenge of every 401 answer, REST and MCP. */
-export const BEARER_CHALLENGE = 'Bearer realm="juralite"';
+const BEARER_CHALLENGE = 'Bearer realm="juralite"';
 
 /** Statuses whose problems state that nothing was charged (the contract: all but 401, 409 and 422). */
 const CHARGE_NOT_APPLICABLE = new Set([401, 405, 409, 422]);
