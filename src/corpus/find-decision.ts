@@ -78,6 +78,14 @@ function lookUp<Row extends { id: string; court: string; date: string | null }>(
   });
 }
 
+/**
+ * Arguments naming one decision (`id`, narrowed by `court` and `date`) in their canonical form: the decision's UUID,
+ * however it was named, and no court or date (they only served to find it).
+ */
+export function namedByUuid<T extends { id: string; court?: string; date?: string }>(corpus: Database.Database | null, args: T): T {
+  return { ...args, id: findDecisionId(requireCorpus(corpus), args.id, args), court: undefined, date: undefined };
+}
+
 /** The open corpus, or 503 when the server has none (operations that read the corpus call this first). */
 export function requireCorpus(corpus: Database.Database | null): Database.Database {
   if (!corpus) throw backendUnavailable('No corpus file is open on this server.');

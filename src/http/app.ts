@@ -6,7 +6,7 @@ import { OPERATIONS } from '../operations/index.ts';
 import type { Operation, Services } from '../operations/operation.ts';
 import { execute } from '../operations/execute.ts';
 import { jsonBodyArguments, queryArguments } from './arguments.ts';
-import { baseHeaders, jsonResponse, problemResponse } from './responses.ts';
+import { htmlResponse, jsonResponse, problemResponse } from './responses.ts';
 import { changelogPage, errorsPage } from './docs-pages.ts';
 import { openApiDocument } from './openapi.ts';
 import { mcpHttpHandler, MCP_PATH } from '../mcp/http.ts';
@@ -92,7 +92,7 @@ export function createApp(services: Services, operations: readonly Operation[] =
   app.get(`${API_BASE}/openapi.json`, () => jsonResponse(config, 200, openapi));
   // 1b. The pages the answers link to: problem types and the changelog. Public, free.
   for (const [path, html] of [['/docs/api/errors', errorsPage(config)], ['/docs/changelog', changelogPage(config)]]) {
-    app.get(path, () => new Response(html, { status: 200, statusText: 'OK', headers: baseHeaders(config, 'text/html; charset=utf-8') }));
+    app.get(path, () => htmlResponse(config, html));
   }
   // 2. MCP over Streamable HTTP: the same operations as tools, the same bearer tokens.
   const mcp = mcpHttpHandler(services, operations);

@@ -21,6 +21,11 @@ export function jsonResponse(config: Config, status: number, body: unknown, extr
   return new Response(JSON.stringify(body), { status, statusText: STATUS_CODES[status], headers: baseHeaders(config, JSON_TYPE, extra) });
 }
 
+/** An HTML page (the docs pages answers link to). */
+export function htmlResponse(config: Config, html: string): Response {
+  return new Response(html, { status: 200, statusText: 'OK', headers: baseHeaders(config, 'text/html; charset=utf-8') });
+}
+
 /** The RFC 9457 problem body of an error. */
 export function problemBody(error: ApiError, config: Config): Record<string, unknown> {
   const charged = CHARGE_NOT_APPLICABLE.has(error.status) ? '' : ' Nothing was charged.';

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { findDecision, findDecisionId, requireCorpus } from '../corpus/find-decision.ts';
+import { findDecision, namedByUuid, requireCorpus } from '../corpus/find-decision.ts';
 import { citationGraph } from '../graph/neighbours.ts';
 import { defineOperation } from './operation.ts';
 import { courtFilter, decisionRef, int, isoDate } from './schemas.ts';
@@ -23,8 +23,7 @@ export default defineOperation({
     date: v.optional(isoDate),
     page: v.optional(int(1, 20), 1),
   }),
-  // The decision's UUID stands for however it was named; court and date only served to find it.
-  normalize: (args, { services }) => ({ ...args, id: findDecisionId(requireCorpus(services.corpus), args.id, args), court: undefined, date: undefined }),
+  normalize: (args, { services }) => namedByUuid(services.corpus, args),
   // Depth 2 walks a second step and serves up to twice the decisions: twice the price (docs/decisions.md).
   price: (args) => (args.depth === 2 ? 4 : 2),
   // Graph neighbours served: the decisions of the corpus in both lists (unresolved references are no decisions).

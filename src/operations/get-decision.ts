@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { findDecision, findDecisionId, requireCorpus } from '../corpus/find-decision.ts';
+import { findDecision, namedByUuid, requireCorpus } from '../corpus/find-decision.ts';
 import { readDecision } from '../corpus/read-decision.ts';
 import { defineOperation } from './operation.ts';
 import { courtFilter, decisionRef, int, isoDate } from './schemas.ts';
@@ -32,8 +32,7 @@ export default defineOperation({
       (input) => input.rn_from === undefined || input.rn_to === undefined || input.rn_to >= input.rn_from,
       'must be >= rn_from'), ['rn_to']),
   ),
-  // The decision's UUID stands for however it was named; court and date only served to find it.
-  normalize: (args, { services }) => ({ ...args, id: findDecisionId(requireCorpus(services.corpus), args.id, args), court: undefined, date: undefined }),
+  normalize: (args, { services }) => namedByUuid(services.corpus, args),
   price: () => 1,
   // A text served from its start (no Randnummer range, no section) counts as a full text against the daily cap.
   volume: { unit: 'documents', applies: (args) => args.rn_from === undefined && args.rn_to === undefined && !args.section,

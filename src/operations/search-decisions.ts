@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import { backendUnavailable } from '../errors.ts';
 import { effectiveMode, searchDecisions } from '../search/decision-search.ts';
-import { canonicalJson } from './execute.ts';
 import { defineOperation } from './operation.ts';
 import { DATES_IN_ORDER, datesInOrder, int, searchFilters } from './schemas.ts';
 
@@ -18,9 +17,9 @@ export default defineOperation({
     v.object({ ...searchFilters, limit: v.optional(int(1, 20), 20), page: v.optional(int(1, 10), 1) }),
     v.forward(v.partialCheck([['date_from'], ['date_to']], datesInOrder, DATES_IN_ORDER), ['date_to']),
   ),
+  // A mode left out is the mode it resolves to: the same result as that mode written out, paid for once.
+  normalize: (args) => ({ ...args, mode: effectiveMode(args) }),
   price: () => 1,
-  // A mode left out and the same mode written out are one result, paid for once.
-  resultKey: (args) => canonicalJson({ ...args, mode: effectiveMode(args) }),
   volume: { unit: 'rows', amount: (result: { results?: unknown[] }) => result.results?.length ?? 0 },
   handler: (args, ctx) => {
     if (!ctx.services.corpus) throw backendUnavailable('No corpus is open.');
