@@ -1,4 +1,7 @@
 import { STATUS_CODES } from 'node:http';
+// srvx's Response (h3's own): Node writes its string body in one call with a content-length; a global Response would
+// be read back through a web stream and sent chunked.
+import { FastResponse } from 'srvx';
 import { ApiError } from '../errors.ts';
 import type { Config } from '../config.ts';
 
@@ -18,12 +21,12 @@ export function baseHeaders(config: Config, contentType: string, extra: Record<s
 
 /** A JSON answer; the status line carries its reason phrase ("200 OK"), which a bare web Response leaves empty. */
 export function jsonResponse(config: Config, status: number, body: unknown, extra: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, statusText: STATUS_CODES[status], headers: baseHeaders(config, JSON_TYPE, extra) });
+  return new FastResponse(JSON.stringify(body), { status, statusText: STATUS_CODES[status], headers: baseHeaders(config, JSON_TYPE, extra) });
 }
 
 /** An HTML page (the docs pages answers link to). */
 export function htmlResponse(config: Config, html: string): Response {
-  return new Response(html, { status: 200, statusText: 'OK', headers: baseHeaders(config, 'text/html; charset=utf-8') });
+  return new FastResponse(html, { status: 200, statusText: 'OK', headers: baseHeaders(config, 'text/html; charset=utf-8') });
 }
 
 /** The RFC 9457 problem body of an error. */
@@ -49,7 +52,7 @@ export function problemResponse(error: unknown, config: Config, extra: Record<st
   if (apiError.extras.retry_after_seconds !== undefined) headers.set('retry-after', String(apiError.extras.retry_after_seconds));
   // RFC 9110 §11.6.1: a 401 names the scheme that would succeed.
   if (apiError.status === 401) headers.set('www-authenticate', BEARER_CHALLENGE);
-  return new Response(JSON.stringify(problemBody(apiError, config)), { status: apiError.status, statusText: STATUS_CODES[apiError.status], headers });
+  return new FastResponse(JSON.stringify(problemBody(apiError, config)), { status: apiError.status, statusText: STATUS_CODES[apiError.status], headers });
 }
 
 /**

@@ -45,6 +45,8 @@ export interface Reply {
   statusText?: string;
   headers: Headers;
   body: any;
+  /** The body's length in bytes as received. */
+  bytes?: number;
 }
 
 export async function startApi(options: {
@@ -107,7 +109,7 @@ async function call(url: string, method: string, path: string, options: { token?
   try {
     parsed = JSON.parse(text);
   } catch { /* not JSON: keep the text */ }
-  return { status: response.status, statusText: response.statusText, headers: response.headers, body: parsed };
+  return { status: response.status, statusText: response.statusText, headers: response.headers, body: parsed, bytes: Buffer.byteLength(text) };
 }
 
 async function closeServer(server: Server, services: Services, dir: string): Promise<void> {

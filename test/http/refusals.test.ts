@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import { connect } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import assert from 'node:assert/strict';
-import { startApi, type Api } from '../helpers/api.ts';
+import { startApi, type Api, type Reply } from '../helpers/api.ts';
 import { SMALL } from '../helpers/small-corpus.ts';
 import { revokeToken } from '../../src/accounts/tokens.ts';
 import { deleteOrganization } from '../../src/accounts/organizations.ts';
@@ -23,9 +23,10 @@ before(async () => {
 });
 after(() => api.close());
 
-function assertProblem(reply: { status: number; statusText?: string; headers: Headers; body: any }, status: number, code: string, label = '') {
+function assertProblem(reply: Reply, status: number, code: string, label = '') {
   assert.equal(reply.status, status, `${label} ${JSON.stringify(reply.body)}`);
   assert.equal(reply.statusText, STATUS_CODES[status], label);
+  if (reply.bytes !== undefined) assert.equal(reply.headers.get('content-length'), String(reply.bytes), label);
   assert.match(reply.headers.get('content-type') ?? '', /^application\/problem\+json/);
   assert.equal(reply.headers.get('x-service-api-release'), api.services.config.release);
   assert.equal(reply.body.status, status);
@@ -46,6 +47,9 @@ test('a successful call carries the envelope and the release header, and costs i
   const first = await api.call('GET', `${DECISION}?max_chars=900`, { token });
   assert.equal(first.status, 200);
   assert.equal(first.statusText, 'OK');
+  // Sent whole with its length, not chunked.
+  assert.equal(first.headers.get('content-length'), String(first.bytes));
+  assert.equal(first.headers.get('transfer-encoding'), null);
   assert.match(first.headers.get('content-type') ?? '', /^application\/json/);
   assert.equal(first.headers.get('x-service-api-release'), api.services.config.release);
   assert.equal(first.body.api_version, api.services.config.release);
