@@ -3,10 +3,10 @@
 // the end, and the answer says which.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
-import { ApiError, validationFailed } from '../errors.ts';
-import { findDecision, findDecisionId, type DecisionRow } from '../corpus/find-decision.ts';
+import { ApiError, notFound, validationFailed } from '../errors.ts';
+import { findDecisionId } from '../corpus/find-decision.ts';
 import { FORTGELTUNG } from '../corpus/read-decision.ts';
-import { sliceCodePoints } from '../text/code-points.ts';
+import { codePointLength } from '../text/code-points.ts';
 import { edgeItem, type CitationEdgeItem, type EdgeDecision } from './edge-items.ts';
 
 export const EXCERPT_CHARS = 700;
@@ -22,14 +22,37 @@ export interface DatapackageRequest {
   max_chars: number;
 }
 
-/** The decisions the ids name, in order, duplicates collapsed; 422 on `ids` naming every id that names none or several. */
-function decisionsOf(corpus: Database.Database, ids: string[]): DecisionRow[] {
-  const found = new Map<string, DecisionRow>();
-  for (const row of eachFound(ids, (id) => findDecision(corpus, id))) if (!found.has(row.id)) found.set(row.id, row);
-  return [...found.values()];
+/** A decision as the datapackage serves it: its metadata and the head of its text that the answer can carry. */
+interface PackagedDecision {
+  id: string;
+  aktenzeichen: string | null;
+  court: string;
+  date: string | null;
+  document_type: string | null;
+  ecli: string | null;
+  /** The first `max_chars` (full texts) or EXCERPT_CHARS code points of the text, cut in SQL: never the whole text. */
+  head: string;
+  text_length: number;
 }
 
-/** The UUID of the decision each id names (UUID, ECLI or Aktenzeichen), in order, duplicates kept; 422 as decisionsOf. */
+/**
+ * The decisions of the UUIDs (as the operation's normalize makes them), in order, duplicates collapsed, each with as
+ * much of its text as the answer can carry, in one statement. A UUID naming nothing (a decision deleted by an import
+ * since the ids were resolved) is 422 on `ids` as an unknown id.
+ */
+function decisionsOf(corpus: Database.Database, ids: string[], headChars: number): PackagedDecision[] {
+  const rows = new Map(sql<[number, string], PackagedDecision>(corpus, `
+    SELECT id, aktenzeichen, court, date, document_type, ecli, substr(full_text, 1, ?) AS head, text_length
+    FROM decisions WHERE id IN (SELECT value FROM json_each(?))`).all(headChars, JSON.stringify(ids)).map((row) => [row.id, row]));
+  const found = eachFound(ids, (id) => {
+    const row = rows.get(id);
+    if (!row) throw notFound(`No decision with id ${id}.`);
+    return row;
+  });
+  return [...new Set(found)];
+}
+
+/** The UUID of the decision each id names (UUID, ECLI or Aktenzeichen), in order, duplicates kept; 422 on `ids`. */
 export function decisionIdsOf(corpus: Database.Database, ids: string[]): string[] {
   return eachFound(ids, (id) => findDecisionId(corpus, id));
 }
@@ -51,25 +74,20 @@ function eachFound<T>(ids: string[], find: (id: string) => T): T[] {
   return found;
 }
 
-/** About 700 characters from the start, cut after a whole word. */
-function excerptOf(text: string, length: number): string {
-  const head = sliceCodePoints(text, 0, EXCERPT_CHARS);
+/** About 700 characters from the start (the head read), cut after a whole word. */
+function excerptOf(head: string, length: number): string {
   if (length <= EXCERPT_CHARS) return head;
   const lastSpace = head.search(/\s\S*$/u);
   return lastSpace > EXCERPT_CHARS * 0.8 ? head.slice(0, lastSpace) : head;
 }
 
-function textOf(decision: DecisionRow, request: DatapackageRequest) {
+function textOf(decision: PackagedDecision, request: DatapackageRequest) {
   if (!request.full_text) {
-    const excerpt = excerptOf(decision.full_text, decision.text_length);
-    return { excerpt, excerpt_span: 'document_start', truncated: excerpt.length < decision.full_text.length };
+    const excerpt = excerptOf(decision.head, decision.text_length);
+    return { excerpt, excerpt_span: 'document_start', truncated: codePointLength(excerpt) < decision.text_length };
   }
   const whole = decision.text_length <= request.max_chars;
-  return {
-    excerpt: whole ? decision.full_text : sliceCodePoints(decision.full_text, 0, request.max_chars),
-    excerpt_span: whole ? 'whole_document' : 'document_start',
-    truncated: !whole,
-  };
+  return { excerpt: decision.head, excerpt_span: whole ? 'whole_document' : 'document_start', truncated: !whole };
 }
 
 interface EdgeRow extends EdgeDecision {
@@ -117,9 +135,9 @@ function edgesOf(corpus: Database.Database, publicUrl: string, from: string) {
   };
 }
 
-/** The datapackage answer (without the envelope). */
+/** The datapackage answer (without the envelope); `request.ids` are decision UUIDs (decisionIdsOf). */
 export function assembleDatapackage(corpus: Database.Database, publicUrl: string, request: DatapackageRequest, now: Date) {
-  const decisions = decisionsOf(corpus, request.ids);
+  const decisions = decisionsOf(corpus, request.ids, request.full_text ? request.max_chars : EXCERPT_CHARS);
   const served: object[] = [];
   const edges: CitationEdgeItem[] = [];
   const accounting: ReturnType<typeof edgesOf>['accounting'][] = [];
