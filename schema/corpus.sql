@@ -208,12 +208,20 @@ CREATE INDEX IF NOT EXISTS coverage_ranges_court ON coverage_ranges(court);
 CREATE VIRTUAL TABLE IF NOT EXISTS decisions_fts USING fts5(
   title, lead, body, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 0');
 -- The integer row of a decision in decisions_fts (decisions.id is a UUID). A deleted decision takes its row with it.
+-- It repeats the decision's columns that search filters read (search index 5): a filtered keyword query tests every
+-- matching row, and a lookup by the integer row it already joins costs half of one by UUID in decisions.
 CREATE TABLE IF NOT EXISTS search_docs (
-  doc_id      INTEGER PRIMARY KEY,
-  decision_id TEXT NOT NULL UNIQUE REFERENCES decisions(id) ON DELETE CASCADE
+  doc_id        INTEGER PRIMARY KEY,
+  decision_id   TEXT NOT NULL UNIQUE REFERENCES decisions(id) ON DELETE CASCADE,
+  court         TEXT,
+  date          TEXT,
+  document_kind TEXT
 );
 CREATE TRIGGER IF NOT EXISTS search_docs_delete AFTER DELETE ON search_docs
   BEGIN DELETE FROM decisions_fts WHERE rowid = old.doc_id; END;
+CREATE TRIGGER IF NOT EXISTS search_docs_filters AFTER UPDATE OF court, date, document_kind ON decisions
+  BEGIN UPDATE search_docs SET court = new.court, date = new.date, document_kind = new.document_kind
+        WHERE decision_id = new.id; END;
 -- Law units: title ('§ 573 BGB' and the law's name), heading, text.
 CREATE VIRTUAL TABLE IF NOT EXISTS law_units_fts USING fts5(
   title, heading, body, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 0');

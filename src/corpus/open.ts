@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { seedRegistries } from './seed.ts';
 import { rebuildCitationEdges } from '../graph/edges.ts';
-import { SEARCH_INDEX_VERSION, syncSearchIndex, upgradeSearchIndex } from '../search/index-sync.ts';
+import { addSearchDocFilterColumns, SEARCH_INDEX_VERSION, syncSearchIndex, upgradeSearchIndex } from '../search/index-sync.ts';
 import { betterSqliteBinding, vecExtensionFile } from '../runtime/executable.ts';
 
 /** A better-sqlite3 connection to a corpus file (sqlite-vec loaded, corpus schema applied when writable). */
@@ -67,6 +67,7 @@ export function openCorpus(path: string, options: OpenCorpusOptions = {}): Corpu
     }
     if (!readonly) {
       if (version === 1) addEdgeTargetColumns(db);
+      addSearchDocFilterColumns(db);
       db.exec(corpusSchemaSql());
       // Corpora of version 1 were imported before the citation engine wrote edges.
       if (version === 1) rebuildCitationEdges(db);

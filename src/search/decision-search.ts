@@ -7,7 +7,8 @@ import { backendUnavailable } from '../errors.ts';
 import { expansionReport, layTermsOf, type QueryExpansion } from './bridge.ts';
 import { queryVector, recordedEmbedder, type QueryVector } from './embedder.ts';
 import { exactCitationOf, exactCitationSearch } from './exact-citation.ts';
-import { filterSql, hasSearchIndex, type DecisionFilters, type FilterSql } from './filters.ts';
+import { filterSql, type DecisionFilters, type FilterSql } from './filters.ts';
+import { hasSearchIndex } from './index-sync.ts';
 import { entriesOf, reciprocalRankFusion } from './fusion.ts';
 import { DECISION_POOL, lexicalArm, lexicalPassages } from './lexical.ts';
 import { normArm } from './norm-arm.ts';
@@ -65,7 +66,7 @@ export const LEXICAL_BASIS = 'matching_decisions_lexical_arm';
 /** Fails honestly (503) when the corpus file was never indexed for search. */
 export function assertSearchable(db: Database.Database): void {
   if (!hasSearchIndex(db)) {
-    throw backendUnavailable('This corpus has no search index yet; open it once with write access (juralite serve or import) to build it.');
+    throw backendUnavailable('This corpus has no search index, or one made by an older juralite; open it once with write access (juralite serve or import) to build it.');
   }
 }
 

@@ -13,8 +13,11 @@ export interface DecisionFilters {
 }
 
 export interface FilterSql {
-  /** 'AND ...' conditions on alias d, or ''. */
+  /** 'AND ...' conditions on alias d (decisions), or ''. */
   where: string;
+  /** The same conditions on alias s (search_docs, which repeats the filtered columns), or ''. */
+  whereOnDocs: string;
+  /** The parameters of either. */
   params: unknown[];
   /** True when any filter is set. */
   active: boolean;
@@ -42,41 +45,40 @@ export function citedNormCondition(text: string): { sql: string; params: unknown
 }
 
 /**
- * SQL for the filters. cited_norm nests subdivisions: '§ 573 BGB' also finds decisions citing '§ 573 Abs. 2 Nr. 2
- * BGB', '§ 573 Abs. 2 BGB' not those citing only '§ 573 Abs. 1 BGB' (statute edges of the text and the Normenkette).
+ * SQL for the filters, on decisions (d) and on search_docs (s). cited_norm nests subdivisions: '§ 573 BGB' also finds
+ * decisions citing '§ 573 Abs. 2 Nr. 2 BGB', '§ 573 Abs. 2 BGB' not those citing only '§ 573 Abs. 1 BGB' (statute
+ * edges of the text and the Normenkette).
  */
 export function filterSql(filters: DecisionFilters): FilterSql {
-  const where: string[] = [];
+  // Each condition on a table alias and the column holding the decision id.
+  const conditions: ((t: string, id: string) => string)[] = [];
   const params: unknown[] = [];
   if (filters.court !== undefined) {
-    where.push('d.court IN (SELECT code FROM courts WHERE code = ? COLLATE NOCASE OR name = ? COLLATE NOCASE)');
+    conditions.push((t) => `${t}.court IN (SELECT code FROM courts WHERE code = ? COLLATE NOCASE OR name = ? COLLATE NOCASE)`);
     params.push(filters.court.trim(), filters.court.trim());
   }
   if (filters.branch !== undefined) {
-    where.push(`coalesce((SELECT branch FROM courts WHERE code = d.court), 'unbekannt') = ?`);
+    // Every decision's court has its row in courts (the importer writes it first): a court without branch is 'unbekannt'.
+    conditions.push((t) => `${t}.court IN (SELECT code FROM courts WHERE coalesce(branch, 'unbekannt') = ?)`);
     params.push(filters.branch);
   }
   if (filters.document_type !== undefined) {
-    where.push(`coalesce(d.document_kind, 'Sonstige') = ?`);
+    conditions.push((t) => `coalesce(${t}.document_kind, 'Sonstige') = ?`);
     params.push(filters.document_type);
   }
   if (filters.date_from !== undefined) {
-    where.push('d.date >= ?');
+    conditions.push((t) => `${t}.date >= ?`);
     params.push(filters.date_from);
   }
   if (filters.date_to !== undefined) {
-    where.push('d.date <= ?');
+    conditions.push((t) => `${t}.date <= ?`);
     params.push(filters.date_to);
   }
   if (filters.cited_norm !== undefined) {
     const norm = citedNormCondition(filters.cited_norm);
-    where.push(`d.id IN (${norm.sql})`);
+    conditions.push((t, id) => `${t}.${id} IN (${norm.sql})`);
     params.push(...norm.params);
   }
-  return { where: where.map((condition) => ` AND ${condition}`).join(''), params, active: where.length > 0 };
-}
-
-/** True when the corpus has the search tables (a file opened read-only before it was ever indexed has not). */
-export function hasSearchIndex(db: Database.Database): boolean {
-  return db.prepare(`SELECT count(*) FROM sqlite_master WHERE name = 'decisions_fts'`).pluck().get() === 1;
+  const on = (t: string, id: string) => conditions.map((condition) => ` AND ${condition(t, id)}`).join('');
+  return { where: on('d', 'id'), whereOnDocs: on('s', 'decision_id'), params, active: conditions.length > 0 };
 }

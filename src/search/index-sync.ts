@@ -24,8 +24,11 @@ export interface AnalysisThreads {
  * Bumped when the analysis changes or the indexes gain a part: a corpus indexed by an older version is re-indexed
  * when opened for writing. 2: decision vectors (semantic search). 3: decisions_fts (keyword ranking per decision).
  * 4: the passage index chunks_fts dropped (no query read it since 3; it doubled the indexing work of an import).
+ * 5: search_docs repeats the decision columns that filters read.
  */
-export const SEARCH_INDEX_VERSION = 4;
+export const SEARCH_INDEX_VERSION = 5;
+/** The decision columns search_docs repeats for the filters (schema/corpus.sql). */
+const FILTER_COLUMNS = ['court', 'date', 'document_kind'] as const;
 /** Queue rows read at a time (a batch of chunks ends with whole decisions, see queuedChunkBatches). */
 const BATCH = 2_000;
 /** Batches out with worker threads at a time, per thread: one being analysed, one waiting. */
@@ -90,7 +93,8 @@ function writeDecisionDoc(db: Database.Database, doc: AnalyzedDecision, stored: 
     docId = held.doc_id;
     sql(db, 'DELETE FROM decisions_fts WHERE rowid = ?').run(docId);
   } else {
-    docId = sql(db, 'INSERT INTO search_docs (decision_id) VALUES (?)').run(doc.id).lastInsertRowid;
+    docId = sql(db, `INSERT INTO search_docs (decision_id, ${FILTER_COLUMNS.join(', ')})
+      SELECT id, ${FILTER_COLUMNS.join(', ')} FROM decisions WHERE id = ?`).run(doc.id).lastInsertRowid;
   }
   sql(db, 'INSERT INTO decisions_fts (rowid, title, lead, body) VALUES (?, ?, ?, ?)').run(docId, doc.title, doc.lead, doc.body);
 }
@@ -266,6 +270,15 @@ export async function syncSearchIndexThreaded(db: Database.Database, threads: An
 
 const embeddingsOf = (options: SyncOptions) => (options.embeddings !== undefined ? options.embeddings : loadEmbeddingsConfig(process.env));
 
+/**
+ * True when the corpus holds a search index of this version (a file opened read-only before it was ever indexed, or
+ * last indexed by an older juralite, has none).
+ */
+export function hasSearchIndex(db: Database.Database): boolean {
+  return sql<[], { version: string }>(db, `SELECT value AS version FROM meta WHERE key = 'search_index_version'`).get()?.version
+    === String(SEARCH_INDEX_VERSION);
+}
+
 /** Records the search index version this code writes. */
 function recordSearchIndexVersion(db: Database.Database): void {
   sql(db, `INSERT INTO meta (key, value) VALUES ('search_index_version', ?)
@@ -273,13 +286,25 @@ function recordSearchIndexVersion(db: Database.Database): void {
 }
 
 /**
- * Brings a search index of an older version up to this one: version 3 only loses its passage index (the analysis is
- * the same), any older one is indexed anew.
+ * Gives search_docs of a search index older than 5 its filter columns (empty; upgradeSearchIndex fills them). Runs
+ * before the schema, whose trigger keeping them in step names them.
+ */
+export function addSearchDocFilterColumns(db: Database.Database): void {
+  const columns = new Set((db.pragma('table_info(search_docs)') as { name: string }[]).map((column) => column.name));
+  if (columns.size === 0) return;
+  for (const column of FILTER_COLUMNS) if (!columns.has(column)) db.exec(`ALTER TABLE search_docs ADD COLUMN ${column} TEXT`);
+}
+
+/**
+ * Brings a search index of an older version up to this one: versions 3 and 4 keep their analysis (3 loses its passage
+ * index) and have the filter columns of search_docs filled; any older one is indexed anew.
  */
 export function upgradeSearchIndex(db: Database.Database, from: string | undefined): void {
-  if (from === '3') {
+  if (from === '3' || from === '4') {
     db.transaction(() => {
-      db.exec('DROP TABLE IF EXISTS chunks_fts');
+      db.exec(`DROP TABLE IF EXISTS chunks_fts;
+        UPDATE search_docs SET (${FILTER_COLUMNS.join(', ')}) =
+          (SELECT ${FILTER_COLUMNS.join(', ')} FROM decisions d WHERE d.id = search_docs.decision_id)`);
       recordSearchIndexVersion(db);
     })();
   } else {

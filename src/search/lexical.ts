@@ -32,9 +32,8 @@ const BM25 = `bm25(decisions_fts, ${CHUNK_WEIGHTS.join(', ')})`;
 
 /**
  * Runs the FTS5 expression over decisions with the filters and keeps the best `pool`; an empty expression matches
- * nothing. Without filters, FTS5 ranks alone and only the pool's rows are joined to their decision ids; with filters,
- * the join to the decision sits inside the ranking, on the covering index of the filter columns (a decision's row
- * fills a page of its own with its text; the planner would take the id index and read that page for every match).
+ * nothing. The filters test search_docs, the row every match joins for its decision id anyway, which repeats the
+ * filtered columns (a lookup by UUID in decisions for each of tens of thousands of matches took twice as long).
  * Equal scores go by row id, so pools of different depth agree on their common part (the pages of a query never
  * overlap).
  */
@@ -42,9 +41,8 @@ export function lexicalArm(db: Database.Database, expression: string, filters: F
   if (expression === '') return { entries: [], total: { value: 0, is_floor: false }, exhaustive: true };
   const rows = filters.active
     ? sql<unknown[], { decision_id: string }>(db, `
-      SELECT s.decision_id, ${BM25} AS score
-      FROM decisions_fts f JOIN search_docs s ON s.doc_id = f.rowid JOIN decisions d INDEXED BY search_decision_filters ON d.id = s.decision_id
-      WHERE decisions_fts MATCH ?${filters.where} ORDER BY score, f.rowid LIMIT ?`).all(expression, ...filters.params, pool)
+      SELECT s.decision_id, ${BM25} AS score FROM decisions_fts f JOIN search_docs s ON s.doc_id = f.rowid
+      WHERE decisions_fts MATCH ?${filters.whereOnDocs} ORDER BY score, f.rowid LIMIT ?`).all(expression, ...filters.params, pool)
     : sql<unknown[], { decision_id: string }>(db, `
       SELECT s.decision_id FROM
         (SELECT rowid AS doc_id, ${BM25} AS score FROM decisions_fts WHERE decisions_fts MATCH ? ORDER BY score, rowid LIMIT ?) r
@@ -53,7 +51,7 @@ export function lexicalArm(db: Database.Database, expression: string, filters: F
   if (entries.length < pool) return { entries, total: { value: entries.length, is_floor: false }, exhaustive: true };
   const { n } = filters.active
     ? sql<unknown[], { n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM decisions_fts f JOIN search_docs s ON s.doc_id = f.rowid
-      JOIN decisions d INDEXED BY search_decision_filters ON d.id = s.decision_id WHERE decisions_fts MATCH ?${filters.where} LIMIT ?)`).get(expression, ...filters.params, COUNT_CAP + 1)!
+      WHERE decisions_fts MATCH ?${filters.whereOnDocs} LIMIT ?)`).get(expression, ...filters.params, COUNT_CAP + 1)!
     : sql<unknown[], { n: number }>(db, 'SELECT count(*) AS n FROM (SELECT 1 FROM decisions_fts WHERE decisions_fts MATCH ? LIMIT ?)')
       .get(expression, COUNT_CAP + 1)!;
   return { entries, total: { value: Math.min(n, COUNT_CAP), is_floor: n > COUNT_CAP }, exhaustive: false };

@@ -74,9 +74,55 @@ test('a search index of version 3 only loses its passage index on upgrade: the d
   const upgraded = openCorpus(path, { readonly: true });
   t.after(() => upgraded.close());
   assert.equal(upgraded.prepare(`SELECT count(*) FROM sqlite_master WHERE name = 'chunks_fts'`).pluck().get(), 0);
-  assert.equal(upgraded.prepare(`SELECT value FROM meta WHERE key = 'search_index_version'`).pluck().get(), '4');
+  assert.equal(upgraded.prepare(`SELECT value FROM meta WHERE key = 'search_index_version'`).pluck().get(), '5');
   // A re-index would have numbered the decision's row anew.
   assert.equal(upgraded.prepare('SELECT doc_id FROM search_docs').pluck().get(), 77);
+});
+
+test('a search index of version 4 gains the filter columns of search_docs on upgrade, filled, nothing re-indexed', async (t) => {
+  const { path, db } = await corpusWithOneDecision(t, 'SRCH00000005', 'VIII ZR 5/24');
+  db.exec(`ALTER TABLE search_docs DROP COLUMN court; ALTER TABLE search_docs DROP COLUMN date; ALTER TABLE search_docs DROP COLUMN document_kind;
+    DROP TRIGGER search_docs_filters; UPDATE meta SET value = '4' WHERE key = 'search_index_version';
+    INSERT INTO search_words (rev, stem) VALUES ('rekram', 'marker')`);
+  db.close();
+  // Read-only, a version 4 index is refused honestly rather than queried for columns it lacks.
+  const stale = openCorpus(path, { readonly: true });
+  await assert.rejects(keyword(stale, 'Schimmel'), (error: { code?: string }) => error.code === 'backend_unavailable');
+  stale.close();
+  upgradeCorpus(path);
+  const upgraded = openCorpus(path, { readonly: true });
+  t.after(() => upgraded.close());
+  assert.deepEqual(upgraded.prepare('SELECT court, date, document_kind FROM search_docs').all(),
+    [{ court: 'BGH', date: '2024-01-16', document_kind: 'Urteil' }]);
+  // A re-index would have emptied search_words first.
+  assert.equal(upgraded.prepare(`SELECT stem FROM search_words WHERE rev = 'rekram'`).pluck().get(), 'marker');
+  const filtered = async (filters: Record<string, string>) => (await searchDecisions(upgraded,
+    { query: 'Schimmel', mode: 'keyword', limit: 20, page: 1, bridge: false, ...filters })).results.map((r) => r.aktenzeichen);
+  assert.deepEqual(await filtered({}), ['VIII ZR 5/24']);
+  assert.deepEqual(await filtered({ court: 'BGH' }), ['VIII ZR 5/24']);
+  assert.deepEqual(await filtered({ court: 'BGH', date_from: '2024-01-16' }), ['VIII ZR 5/24']);
+  assert.deepEqual(await filtered({ date_to: '2024-01-15' }), []);
+});
+
+test('keyword filters follow a re-imported decision whose court, date or kind changed, and a deleted one', async (t) => {
+  const dir = corpusDir(t);
+  const db = openCorpus(join(dir, 'corpus.db'));
+  t.after(() => db.close());
+  const file = join(dir, 'a.xml');
+  const version = (gertyp: string, datum: string, doktyp: string) => riiXml({ doknr: 'SRCH00000006', gertyp, datum, doktyp,
+    aktenzeichen: 'VIII ZR 6/24', gruende: [{ rn: 1, text: 'Schimmel in der Wohnung.' }] });
+  const found = async (filters: Record<string, string>) => (await searchDecisions(db,
+    { query: 'Schimmel', mode: 'keyword', limit: 20, page: 1, bridge: false, ...filters })).results.length;
+  writeFileSync(file, version('BGH', '20240116', 'Urteil'));
+  await importPaths(db, [file]);
+  assert.deepEqual([await found({ court: 'BGH' }), await found({ court: 'BVerwG' }), await found({ document_type: 'Urteil' })], [1, 0, 1]);
+  writeFileSync(file, version('BVerwG', '20230301', 'Beschluss'));
+  await importPaths(db, [file]);
+  assert.deepEqual([await found({ court: 'BGH' }), await found({ court: 'BVerwG' }), await found({ branch: 'verwaltung' })], [0, 1, 1]);
+  assert.deepEqual([await found({ date_from: '2024-01-01' }), await found({ date_to: '2023-12-31' })], [0, 1]);
+  assert.deepEqual([await found({ document_type: 'Urteil' }), await found({ document_type: 'Beschluss' })], [0, 1]);
+  db.exec('DELETE FROM decisions');
+  assert.equal(await found({ court: 'BVerwG' }), 0);
 });
 
 test('keyword ranks decisions: every word somewhere in the decision, one row per decision that follows deletes; the passages shown hold the words', async (t) => {
