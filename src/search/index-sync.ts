@@ -44,9 +44,12 @@ function bufferFtsWrites(db: Database.Database): void {
   for (const table of ['decisions_fts', 'law_units_fts']) db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', ${FTS_BUFFER_BYTES})`);
 }
 
+/** The decision columns search_docs repeats for the filters, as the queue read finds them. */
+interface DocFilters { court: string; date: string | null; document_kind: string | null }
+
 interface QueuedChunk {
   chunk_id: number; indexed: number; decision_id: string | null; text: string | null; section: string | null; position: number | null;
-  title: string | null;
+  title: string | null; court: string | null; date: string | null; document_kind: string | null;
 }
 interface QueuedUnit {
   unit_rowid: number; indexed: number; kind: string | null; number: string | null; heading: string | null; text: string | null;
@@ -72,7 +75,7 @@ function flushWords(db: Database.Database, words: Iterable<[string, string]>): v
  * Writes a decision's row of decisions_fts (replacing the one it had); `stored`: the chunks it has. When the analysis
  * did not see them all (only some were re-indexed), the row is made from all of them as stored.
  */
-function writeDecisionDoc(db: Database.Database, doc: AnalyzedDecision, stored: number): void {
+function writeDecisionDoc(db: Database.Database, doc: AnalyzedDecision, stored: number, filters: DocFilters): void {
   if (stored === 0) {
     sql(db, 'DELETE FROM search_docs WHERE decision_id = ?').run(doc.id);
     return;
@@ -93,14 +96,17 @@ function writeDecisionDoc(db: Database.Database, doc: AnalyzedDecision, stored: 
     docId = held.doc_id;
     sql(db, 'DELETE FROM decisions_fts WHERE rowid = ?').run(docId);
   } else {
-    docId = sql(db, `INSERT INTO search_docs (decision_id, ${FILTER_COLUMNS.join(', ')})
-      SELECT id, ${FILTER_COLUMNS.join(', ')} FROM decisions WHERE id = ?`).run(doc.id).lastInsertRowid;
+    docId = sql(db, 'INSERT INTO search_docs (decision_id, court, date, document_kind) VALUES (@id, @court, @date, @document_kind)')
+      .run({ id: doc.id, ...filters }).lastInsertRowid;
   }
   sql(db, 'INSERT INTO decisions_fts (rowid, title, lead, body) VALUES (?, ?, ?, ?)').run(docId, doc.title, doc.lead, doc.body);
 }
 
-/** Queued chunks read at a time: those still stored, as their analysis needs them, and the last queue id read. */
-interface ChunkBatch { chunks: ChunkText[]; last: number; removed: boolean }
+/**
+ * Queued chunks read at a time: those still stored, as their analysis needs them, the filter columns of their
+ * decisions, and the last queue id read.
+ */
+interface ChunkBatch { chunks: ChunkText[]; filters: Map<string, DocFilters>; last: number; removed: boolean }
 
 /**
  * The chunk queue in batches of whole decisions (a decision's vector pools all its chunks): a full page of the queue
@@ -110,7 +116,8 @@ function* queuedChunkBatches(db: Database.Database, size: number): Generator<Chu
   let after = 0;
   for (;;) {
     const rows = sql<[number, number], QueuedChunk>(db, `
-      SELECT q.chunk_id, q.indexed, c.decision_id, c.text, c.section, c.position, d.title FROM search_chunk_queue q
+      SELECT q.chunk_id, q.indexed, c.decision_id, c.text, c.section, c.position, d.title, d.court, d.date, d.document_kind
+      FROM search_chunk_queue q
       LEFT JOIN chunks c ON c.id = q.chunk_id LEFT JOIN decisions d ON d.id = c.decision_id
       WHERE q.chunk_id > ? ORDER BY q.chunk_id LIMIT ?`).all(after, size);
     if (rows.length === 0) return;
@@ -120,10 +127,11 @@ function* queuedChunkBatches(db: Database.Database, size: number): Generator<Chu
       while (end > 0 && rows[end - 1].decision_id === last) end--;
       if (end === 0) end = rows.length;
     }
-    const batch: ChunkBatch = { chunks: [], last: rows[end - 1].chunk_id, removed: false };
+    const batch: ChunkBatch = { chunks: [], filters: new Map(), last: rows[end - 1].chunk_id, removed: false };
     for (const row of rows.slice(0, end)) {
       batch.removed ||= row.indexed === 1;
       if (row.text === null) continue;
+      batch.filters.set(row.decision_id!, { court: row.court!, date: row.date, document_kind: row.document_kind });
       batch.chunks.push({ decision: row.decision_id!, section: row.section, text: row.text,
         title: row.position === 0 ? row.title : null });
     }
@@ -137,7 +145,7 @@ function writeChunkBatch(db: Database.Database, batch: ChunkBatch, analysis: Chu
   const chunkCount = sql<[string], { n: number }>(db, 'SELECT count(*) AS n FROM chunks WHERE decision_id = ?');
   for (const doc of analysis.decisions) {
     const stored = chunkCount.get(doc.id)!.n;
-    writeDecisionDoc(db, doc, stored);
+    writeDecisionDoc(db, doc, stored, batch.filters.get(doc.id)!);
     vectors.decision(doc.id, doc.vector, stored === doc.chunks);
   }
   flushWords(db, analysis.words);

@@ -172,6 +172,9 @@ test('the index is the same whether the chunks are analysed inline or by threads
   await importPaths(db, ['fixtures/laws', 'fixtures/decisions'], { workers: 0 });
   const imported = searchIndexContents(db);
   assert.ok(imported.vectors.length > 40 && imported.decisions.length > 0 && imported.queued.length === 0);
+  // Every decision row carries its decision's filter columns, as the decisions table holds them.
+  assert.deepEqual(imported.docs, db.prepare(`SELECT id, court, date, document_kind FROM decisions
+    WHERE id IN (SELECT decision_id FROM chunks) ORDER BY id`).raw().all());
 
   // Seven queue rows a batch: most decisions span several batches (their rows are then made from the stored chunks,
   // their vectors by fillMissing), short ones share one.
