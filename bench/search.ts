@@ -142,10 +142,12 @@ for (const [mode, queries] of modes) {
   measures.push([`${mode}: operation in-process`, await timeEach(queries, inProcess(mode))]);
   measures.push([`${mode}: HTTP GET /decisions/search`, await timeEach(queries, overHttp(mode))]);
 }
-measures.push(['semantic, court=BGH: HTTP', await timeEach(mixedQueries, async (query) =>
-  ok(await httpGet(`${url}/api/v1/decisions/search?${new URLSearchParams({ query, mode: 'semantic', court: 'BGH' })}`, { authorization: `Bearer ${nextToken()}` })))]);
-measures.push(['hybrid, date range: HTTP', await timeEach(mixedQueries, async (query) =>
-  ok(await httpGet(`${url}/api/v1/decisions/search?${new URLSearchParams({ query, mode: 'hybrid', date_from: '2010-01-01', date_to: '2019-12-31' })}`, { authorization: `Bearer ${nextToken()}` })))]);
+const filtered = (mode: SearchMode, filters: Record<string, string>) => async (query: string) =>
+  ok(await httpGet(`${url}/api/v1/decisions/search?${new URLSearchParams({ query, mode, ...filters })}`, { authorization: `Bearer ${nextToken()}` }));
+measures.push(['keyword, court=BGH: HTTP', await timeEach(legalQueries, filtered('keyword', { court: 'BGH' }))]);
+measures.push(['keyword, date range: HTTP', await timeEach(legalQueries, filtered('keyword', { date_from: '2010-01-01', date_to: '2019-12-31' }))]);
+measures.push(['semantic, court=BGH: HTTP', await timeEach(mixedQueries, filtered('semantic', { court: 'BGH' }))]);
+measures.push(['hybrid, date range: HTTP', await timeEach(mixedQueries, filtered('hybrid', { date_from: '2010-01-01', date_to: '2019-12-31' }))]);
 
 const counts = corpus.prepare(`SELECT (SELECT count(*) FROM decisions) AS decisions, (SELECT count(*) FROM chunks) AS chunks,
   (SELECT count(*) FROM search_vectors) AS vectors`).get() as { decisions: number; chunks: number; vectors: number };
