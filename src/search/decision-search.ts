@@ -63,7 +63,7 @@ export interface DecisionSearchAnswer {
 
 export const LEXICAL_BASIS = 'matching_decisions_lexical_arm';
 
-/** Fails honestly (503) when the corpus file was never indexed for search. */
+/** Fails honestly (503) when the corpus file was never indexed for search, or last by an older juralite. */
 export function assertSearchable(db: Database.Database): void {
   if (!hasSearchIndex(db)) {
     throw backendUnavailable('This corpus has no search index, or one made by an older juralite; open it once with write access (juralite serve or import) to build it.');

@@ -32,8 +32,9 @@ const BM25 = `bm25(decisions_fts, ${CHUNK_WEIGHTS.join(', ')})`;
 
 /**
  * Runs the FTS5 expression over decisions with the filters and keeps the best `pool`; an empty expression matches
- * nothing. The filters test search_docs, the row every match joins for its decision id anyway, which repeats the
- * filtered columns (a lookup by UUID in decisions for each of tens of thousands of matches took twice as long).
+ * nothing. Without filters, FTS5 ranks alone and only the pool's rows are joined to their decision ids; with filters,
+ * the join sits inside the ranking and the filters test search_docs, which repeats the filtered columns (looking each
+ * of tens of thousands of matches up by UUID in decisions took twice as long).
  * Equal scores go by row id, so pools of different depth agree on their common part (the pages of a query never
  * overlap).
  */
