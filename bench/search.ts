@@ -122,8 +122,8 @@ const ok = (response: { status: number; body: string }) => {
 };
 const inProcess = (mode: SearchMode) => async (query: string) =>
   JSON.stringify(await searchDecisions(corpus, { query, mode, limit: 20, page: 1, bridge: true }, services.config.embeddings));
-const overHttp = (mode: SearchMode) => async (query: string) =>
-  ok(await httpGet(`${url}/api/v1/decisions/search?${new URLSearchParams({ query, mode })}`, { authorization: `Bearer ${nextToken()}` }));
+const overHttp = (mode: SearchMode, filters: Record<string, string> = {}) => async (query: string) =>
+  ok(await httpGet(`${url}/api/v1/decisions/search?${new URLSearchParams({ query, mode, ...filters })}`, { authorization: `Bearer ${nextToken()}` }));
 
 // The raw queries and keyword mode run interleaved, query by query: their ratios are the figures that matter, and this
 // machine's speed drifts by a third within minutes.
@@ -142,12 +142,10 @@ for (const [mode, queries] of modes) {
   measures.push([`${mode}: operation in-process`, await timeEach(queries, inProcess(mode))]);
   measures.push([`${mode}: HTTP GET /decisions/search`, await timeEach(queries, overHttp(mode))]);
 }
-const filtered = (mode: SearchMode, filters: Record<string, string>) => async (query: string) =>
-  ok(await httpGet(`${url}/api/v1/decisions/search?${new URLSearchParams({ query, mode, ...filters })}`, { authorization: `Bearer ${nextToken()}` }));
-measures.push(['keyword, court=BGH: HTTP', await timeEach(legalQueries, filtered('keyword', { court: 'BGH' }))]);
-measures.push(['keyword, date range: HTTP', await timeEach(legalQueries, filtered('keyword', { date_from: '2010-01-01', date_to: '2019-12-31' }))]);
-measures.push(['semantic, court=BGH: HTTP', await timeEach(mixedQueries, filtered('semantic', { court: 'BGH' }))]);
-measures.push(['hybrid, date range: HTTP', await timeEach(mixedQueries, filtered('hybrid', { date_from: '2010-01-01', date_to: '2019-12-31' }))]);
+measures.push(['keyword, court=BGH: HTTP', await timeEach(legalQueries, overHttp('keyword', { court: 'BGH' }))]);
+measures.push(['keyword, date range: HTTP', await timeEach(legalQueries, overHttp('keyword', { date_from: '2010-01-01', date_to: '2019-12-31' }))]);
+measures.push(['semantic, court=BGH: HTTP', await timeEach(mixedQueries, overHttp('semantic', { court: 'BGH' }))]);
+measures.push(['hybrid, date range: HTTP', await timeEach(mixedQueries, overHttp('hybrid', { date_from: '2010-01-01', date_to: '2019-12-31' }))]);
 
 const counts = corpus.prepare(`SELECT (SELECT count(*) FROM decisions) AS decisions, (SELECT count(*) FROM chunks) AS chunks,
   (SELECT count(*) FROM search_vectors) AS vectors`).get() as { decisions: number; chunks: number; vectors: number };
