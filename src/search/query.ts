@@ -30,22 +30,26 @@ const COMPOUND_STEM_MIN = 4;
 const COMPOUNDS_PER_TERM = 40;
 // Endings a compound's last word may carry after the query word's stem (the stem of "Kündigung" is "kundig", the
 // compound "Eigenbedarfskündigung" is indexed under "eigenbedarfskund" but its word ends in "kundigung").
-const ENDINGS = ['', 'e', 'en', 'er', 'ern', 'es', 'n', 's', 'ung', 'ungen', 'ig', 'ige', 'igen', 'ung'];
+const ENDINGS = ['', 'e', 'en', 'er', 'ern', 'es', 'n', 's', 'ung', 'ungen', 'ig', 'ige', 'igen'];
 
 const reversed = (word: string) => [...word].reverse().join('');
+
+// One range of reversed words per ending, all in one statement (thirteen statements cost six times as much), in the
+// order of ENDINGS and, within an ending, of the reversed words.
+const COMPOUND_LOOKUP = `${ENDINGS.map((_, i) => `SELECT * FROM (SELECT ${i} AS ending, rev, stem FROM search_words
+  WHERE rev >= ? AND rev < ? AND length(rev) >= ? LIMIT ${COMPOUNDS_PER_TERM})`).join(' UNION ALL ')} ORDER BY ending, rev`;
 
 /** Stems of indexed compounds whose last part is the word of `stem` (longer by at least three letters). */
 export function compoundsOf(db: Database.Database, stem: string): string[] {
   if (stem.length < COMPOUND_STEM_MIN || /\d/u.test(stem)) return [];
-  const lookup = sql<[string, string, number, number], { stem: string }>(db,
-    'SELECT stem FROM search_words WHERE rev >= ? AND rev < ? AND length(rev) >= ? LIMIT ?');
-  const found = new Set<string>();
-  for (const ending of new Set(ENDINGS)) {
+  const ranges = ENDINGS.flatMap((ending) => {
     const key = reversed(stem + ending);
-    for (const row of lookup.all(key, `${key}\uffff`, key.length + 3, COMPOUNDS_PER_TERM)) {
-      if (row.stem !== stem && !row.stem.startsWith(stem)) found.add(row.stem);
-      if (found.size >= COMPOUNDS_PER_TERM) return [...found];
-    }
+    return [key, `${key}\uffff`, key.length + 3];
+  });
+  const found = new Set<string>();
+  for (const row of sql<(string | number)[], { stem: string }>(db, COMPOUND_LOOKUP).all(...ranges)) {
+    if (row.stem !== stem && !row.stem.startsWith(stem)) found.add(row.stem);
+    if (found.size >= COMPOUNDS_PER_TERM) break;
   }
   return [...found];
 }
