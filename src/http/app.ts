@@ -87,12 +87,19 @@ export function createApp(services: Services, operations: readonly Operation[] =
       ? new ApiError('validation_failed', 'The request could not be read.', { errors: { request: [error.message] } })
       : error.cause ?? error, config),
   });
-  // 1. The OpenAPI document: public, free.
+  // 1. The OpenAPI document and the pages the answers link to (problem types, the changelog): public, free, so HEAD
+  // answers as GET does, without the body (Node drops it).
   const openapi = openApiDocument(operations, config);
-  app.get(`${API_BASE}/openapi.json`, () => jsonResponse(config, 200, openapi));
-  // 1b. The pages the answers link to: problem types and the changelog. Public, free.
-  for (const [path, html] of [['/docs/api/errors', errorsPage(config)], ['/docs/changelog', changelogPage(config)]]) {
-    app.get(path, () => htmlResponse(config, html));
+  const errors = errorsPage(config);
+  const changelog = changelogPage(config);
+  const pages: [string, () => Response][] = [
+    [`${API_BASE}/openapi.json`, () => jsonResponse(config, 200, openapi)],
+    ['/docs/api/errors', () => htmlResponse(config, errors)],
+    ['/docs/changelog', () => htmlResponse(config, changelog)],
+  ];
+  for (const [path, answer] of pages) {
+    app.get(path, answer);
+    app.on('HEAD', path, answer);
   }
   // 2. MCP over Streamable HTTP: the same operations as tools, the same bearer tokens.
   const mcp = mcpHttpHandler(services, operations);
@@ -101,7 +108,7 @@ export function createApp(services: Services, operations: readonly Operation[] =
   for (const operation of operations) app.on(operation.method, routePath(operation.path), operationHandler(operation, services));
   // 4. Everything else: 405 where the path exists with another method, 404 otherwise.
   app.all('/**', (event) => {
-    const allowed = methodsAt(operations, event.url.pathname);
+    const allowed = pages.some(([path]) => path === event.url.pathname) ? ['GET', 'HEAD'] : methodsAt(operations, event.url.pathname);
     if (allowed.length) {
       return problemResponse(new ApiError('method_not_allowed',
         `${event.req.method} is not allowed here; use ${allowed.join(', ')}.`), config, { allow: allowed.join(', ') });

@@ -274,6 +274,26 @@ test('unknown routes are 404 problems and wrong methods 405 problems with Allow'
   const wrong = await api.call('DELETE', DECISION);
   assertProblem(wrong, 405, 'method_not_allowed');
   assert.equal(wrong.headers.get('allow'), 'GET');
+  // HEAD would run and charge a metered call whose answer nobody reads: refused like any other method.
+  const token = api.org().token();
+  const head = await api.call('HEAD', DECISION, { token });
+  assert.equal(head.status, 405);
+  assert.equal(head.headers.get('allow'), 'GET');
+  assert.equal(head.bytes, 0);
+});
+
+test('the public pages answer HEAD as GET does, without the body, and other methods with 405', async () => {
+  for (const path of ['/api/v1/openapi.json', '/docs/api/errors', '/docs/changelog']) {
+    const get = await api.call('GET', path);
+    const head = await api.call('HEAD', path);
+    assert.equal(head.status, 200, path);
+    assert.equal(head.bytes, 0, path);
+    assert.equal(head.headers.get('content-type'), get.headers.get('content-type'), path);
+    assert.ok(get.bytes! > 0, path);
+    const post = await api.call('POST', path, { body: {} });
+    assertProblem(post, 405, 'method_not_allowed', path);
+    assert.equal(post.headers.get('allow'), 'GET, HEAD', path);
+  }
 });
 
 /** Writes raw bytes to the server and reads everything it answers until it closes the connection. */
