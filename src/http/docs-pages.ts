@@ -24,7 +24,8 @@ const CHANGES: { release: string; changes: string[] }[] = [
   {
     release: '0.1.0',
     changes: [
-      'First release: the eleven operations of API v1 over REST and as MCP tools, bearer tokens with abilities, '
+      'First release: the eleven operations of API v1 over REST, and all but the document upload as MCP tools, '
+        + 'bearer tokens with abilities, '
         + 'organizations with monthly credits, rate limits and daily caps, RFC 9457 problems.',
     ],
   },

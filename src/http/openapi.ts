@@ -2,6 +2,7 @@ import { API_BASE, type Config } from '../config.ts';
 import type { Operation } from '../operations/operation.ts';
 import { STATUS_CODES } from 'node:http';
 import { argumentSchema, pathParameters } from './arguments.ts';
+import { isTool } from '../mcp/tools.ts';
 
 const PROBLEM_REF = { $ref: '#/components/schemas/Problem' };
 
@@ -68,7 +69,9 @@ function operationObject(operation: Operation) {
   return {
     operationId: operation.name,
     summary: operation.summary,
-    description: `${operation.description}\n\nAbility: \`${operation.ability}\`. MCP tool: \`${operation.name}\`.`,
+    description: `${operation.description}\n\nAbility: \`${operation.ability}\`. ${isTool(operation)
+      ? `MCP tool: \`${operation.name}\`.`
+      : 'Not an MCP tool (MCP\'s JSON arguments cannot carry the file): upload here, then read and check the document over MCP.'}`,
     'x-ability': operation.ability,
     parameters,
     ...(requestBody ? { requestBody } : {}),

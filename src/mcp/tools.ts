@@ -10,11 +10,14 @@ import { execute } from '../operations/execute.ts';
 import type { Operation, Services } from '../operations/operation.ts';
 
 /**
- * The operations offered as tools. An operation with `files` (the document upload) takes a binary as
+ * Whether an operation is offered as a tool. An operation with `files` (the document upload) takes a binary as
  * multipart/form-data, which MCP's JSON arguments cannot carry: it stays REST-only.
  */
+export const isTool = (operation: Operation): boolean => !operation.files?.length;
+
+/** The operations offered as tools. */
 export function toolOperations(operations: readonly Operation[]): Operation[] {
-  return operations.filter((operation) => !operation.files?.length);
+  return operations.filter(isTool);
 }
 
 /**

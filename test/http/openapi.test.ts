@@ -36,6 +36,9 @@ test('GET /api/v1/openapi.json is a valid OpenAPI 3.0 document listing all eleve
     const upload = document.paths['/citation-check-documents'].post;
     assert.ok(upload.requestBody.content['multipart/form-data']);
     assert.ok(upload.responses['202']);
+    // Each description names the operation's MCP tool; the upload, which has none, says so.
+    assert.match(upload.description, /Not an MCP tool/);
+    assert.match(getDecision.description, /MCP tool: `get_decision`/);
   } finally {
     await api.close();
   }
