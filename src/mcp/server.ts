@@ -4,15 +4,41 @@ import { OPERATIONS } from '../operations/index.ts';
 import type { Operation, Services } from '../operations/operation.ts';
 import { callTool, toolDefinition, toolOperations } from './tools.ts';
 
+/** What a request's params become when they fail the method's schema (see StrictParamsServer). */
+const MALFORMED = Symbol('malformed params');
+
+interface SchemaIssue { path: PropertyKey[]; message: string }
+
+/** The part of a zod request schema used here (the SDK's schemas; zod itself is the SDK's dependency, not ours). */
+interface RequestSchema {
+  shape: { method: { value: unknown }; params: { catch(fallback: (context: { error: { issues: SchemaIssue[] } }) => unknown): unknown } };
+  extend(shape: Record<string, unknown>): unknown;
+}
+
+const readable = (issues: SchemaIssue[]) =>
+  issues.map((issue) => `${['params', ...issue.path.map(String)].join('.')}: ${issue.message}`).join('; ');
+
 /**
- * tools/call as registered: the SDK parses a request with the registered schema before the Server's own tools/call
- * validation runs, and answers a failed parse with -32603 Internal error. With params that always parse (a failure
- * hands the input on unchanged), that validation sees a malformed call (arguments not an object, no tool name) and
- * answers -32602 Invalid params, as the protocol asks.
+ * The SDK parses a request with the schema its handler was registered with and answers a failed parse (an initialize
+ * without protocolVersion, a tools/list with a numeric cursor) with -32603 Internal error. Here params that fail their
+ * schema are handed on marked, and the handler answers -32602 Invalid params naming what was wrong, as the protocol
+ * asks: for every method, the SDK's own initialize included (it registers it through this method, while constructing).
  */
-const LenientCallToolRequestSchema = CallToolRequestSchema.extend({
-  params: CallToolRequestSchema.shape.params.catch((context) => context.input as never),
-});
+class StrictParamsServer extends Server {
+  override setRequestHandler(...[schema, handler]: Parameters<Server['setRequestHandler']>): void {
+    // The SDK's request schemas are zod objects: a method literal and params.
+    const object = schema as unknown as RequestSchema;
+    const method = String(object.shape.method.value);
+    const marked = object.extend({
+      params: object.shape.params.catch((context) => ({ [MALFORMED]: context.error.issues })),
+    });
+    super.setRequestHandler(marked as typeof schema, (request, extra) => {
+      const issues = (request.params as { [MALFORMED]?: SchemaIssue[] } | undefined)?.[MALFORMED];
+      if (issues) throw new McpError(ErrorCode.InvalidParams, `Invalid ${method} request: ${readable(issues)}`);
+      return handler(request, extra);
+    });
+  }
+}
 
 const INSTRUCTIONS = 'juralite: research in German court decisions and German, EU and international statutes. '
   + 'Every tool is the twin of a REST endpoint under /api/v1 with the same arguments, answer and price in credits; '
@@ -32,12 +58,12 @@ export function createMcpServer(
   const offered = toolOperations(operations);
   const tools = offered.map(toolDefinition);
   const byName = new Map(offered.map((operation) => [operation.name, operation]));
-  const server = new Server(
+  const server = new StrictParamsServer(
     { name: 'juralite', version: services.config.release },
     { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-  server.setRequestHandler(LenientCallToolRequestSchema, (request) => {
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
     const operation = byName.get(request.params.name);
     if (!operation) {
       const restOnly = operations.find((candidate) => candidate.name === request.params.name);

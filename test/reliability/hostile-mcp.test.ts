@@ -107,6 +107,26 @@ test('malformed tools/call requests are Invalid params (-32602), never an intern
   await assertServing(api, org);
 });
 
+test('malformed params of initialize and tools/list are Invalid params (-32602) naming the param, never an internal error', async () => {
+  const client = { capabilities: {}, clientInfo: { name: 'test', version: '1' } };
+  const requests: [string, string, unknown, RegExp][] = [
+    ['initialize without params', 'initialize', undefined, /params: /],
+    ['initialize without protocolVersion', 'initialize', client, /params\.protocolVersion: /],
+    ['initialize with a numeric protocolVersion', 'initialize', { ...client, protocolVersion: 20250618 }, /params\.protocolVersion: /],
+    ['initialize without clientInfo', 'initialize', { protocolVersion: '2025-06-18', capabilities: {} }, /params\.clientInfo: /],
+    ['tools/list with a numeric cursor', 'tools/list', { cursor: 5 }, /params\.cursor: /],
+  ];
+  for (const [label, method, params, names] of requests) {
+    const reply = await rpc(JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, ...(params === undefined ? {} : { params }) }));
+    assert.equal(reply.body?.error?.code, -32602, `${label}: ${JSON.stringify(reply.body).slice(0, 300)}`);
+    assert.match(reply.body.error.message, names, label);
+  }
+  const valid = await rpc(JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'initialize', params: { ...client, protocolVersion: '2025-06-18' } }));
+  assert.equal(valid.body?.result?.protocolVersion, '2025-06-18');
+  const ping = await rpc(JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'ping' }));
+  assert.deepEqual(ping.body?.result, {});
+});
+
 test('JSON-RPC garbage on /mcp: a 4xx JSON answer, never a 5xx; the endpoint keeps serving', async () => {
   const bodies = [
     '', 'x', '{', '[]', '{}', 'null', '"x"', '{"jsonrpc":"2.0"}', '{"jsonrpc":"1.0","id":1,"method":"tools/list"}',
