@@ -77,7 +77,10 @@ class AnsweringTransport implements Transport {
 
   start(): Promise<void> {
     this.inner.onclose = () => this.onclose?.();
-    this.inner.onerror = (error) => this.onerror?.(error);
+    this.inner.onerror = (error) => {
+      this.answerUnreadable(error);
+      this.onerror?.(error);
+    };
     this.inner.onmessage = (message, extra) => {
       if ('method' in message && 'id' in message) this.unanswered.add(message.id);
       // A cancelled request is never answered (the protocol says so); it no longer holds the session open.
@@ -97,6 +100,17 @@ class AnsweringTransport implements Transport {
 
   close(): Promise<void> {
     return this.inner.close();
+  }
+
+  /**
+   * A line that is no JSON (-32700 Parse error) or no JSON-RPC message (-32600 Invalid Request) is answered, with the
+   * null id JSON-RPC 2.0 prescribes when the request's id cannot be read; the SDK would drop it without a word.
+   */
+  private answerUnreadable(error: Error): void {
+    const code = error.name === 'SyntaxError' ? -32700 : error.name === 'ZodError' ? -32600 : null;
+    if (code === null) return;
+    const message = code === -32700 ? 'Parse error: the line is not JSON.' : 'Invalid Request: the line is not a JSON-RPC 2.0 message.';
+    void this.inner.send({ jsonrpc: '2.0', id: null, error: { code, message } } as unknown as JSONRPCMessage).catch(() => {});
   }
 
   endOfInput(): void {

@@ -146,7 +146,7 @@ test('JSON-RPC garbage on /mcp: a 4xx JSON answer, never a 5xx; the endpoint kee
   assert.equal(list.body.result.tools.length, toolOperations(OPERATIONS).length);
 });
 
-test('stdio: garbage lines and malformed requests do not end `juralite mcp`; valid requests after them are answered', async () => {
+test('stdio: garbage lines are answered with JSON-RPC errors and do not end `juralite mcp`; valid requests after them are answered', async () => {
   const lines = [
     'not json', '{', '{}', '[]', '{"jsonrpc":"2.0","id":1}', '\u0000\u0001', 'x'.repeat(100_000),
     JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } }),
@@ -172,7 +172,11 @@ test('stdio: garbage lines and malformed requests do not end `juralite mcp`; val
   const code = await exited;
   clearTimeout(timer);
   assert.equal(code, 0, stderr);
-  const answers = new Map(stdout.trim().split('\n').map((line) => JSON.parse(line)).map((message) => [message.id, message]));
+  const messages = stdout.trim().split('\n').map((line) => JSON.parse(line));
+  // Each unreadable line is answered with the null id (JSON-RPC 2.0): not JSON -32700, not a JSON-RPC message -32600.
+  assert.deepEqual(messages.filter((message) => message.id === null).map((message) => message.error?.code),
+    [-32700, -32700, -32600, -32600, -32600, -32700, -32700]);
+  const answers = new Map(messages.map((message) => [message.id, message]));
   assert.ok(answers.get(1)?.result?.serverInfo, 'initialize answered');
   assert.equal(answers.get(2)?.error?.code, -32602);
   assert.equal(answers.get(3)?.result?.structuredContent?.code, 'not_found');
