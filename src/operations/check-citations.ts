@@ -73,7 +73,8 @@ export default defineOperation({
           if (problem) addIssue({ message: problem });
         }),
         v.description('the text to check, 50 to 20000 characters showing at least two legal-signal categories; '
-          + 'offsets in the answer are code points into it'))),
+          + 'offsets in the answer are code points into it'),
+        v.metadata({ minLength: CHECK_MIN_CHARS, maxLength: CHECK_MAX_CHARS }))),
       reference_date: v.optional(v.nullable(v.pipe(isoDate, v.description('document date YYYY-MM-DD for statute citations whose sentence names none')))),
       document_id: v.optional(v.pipe(text(100), v.description('id of an upload with status ready; the check consumes it'))),
     }),

@@ -34,7 +34,9 @@ export const searchFilters = {
   query: v.pipe(v.string(), v.trim(),
     v.check((query) => codePointLength(query) >= 2, 'must be 2 to 500 characters'),
     v.check((query) => codePointLength(query) <= 500, 'must be 2 to 500 characters; longer input is rejected, not truncated'),
-    v.description('German legal-concept phrasing (2 to 500 characters, counted as Unicode code points)')),
+    v.description('German legal-concept phrasing (2 to 500 characters, counted as Unicode code points)'),
+    // The checks count code points, as JSON Schema's length keywords do: the tool and OpenAPI schemas state them.
+    v.metadata({ minLength: 2, maxLength: 500 })),
   court: v.optional(courtFilter),
   branch: v.optional(v.picklist(BRANCHES, `must be one of ${BRANCHES.join(', ')}`)),
   document_type: v.optional(v.picklist(DOCUMENT_TYPES, `must be one of ${DOCUMENT_TYPES.join(', ')}`)),

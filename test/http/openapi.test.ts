@@ -36,6 +36,11 @@ test('GET /api/v1/openapi.json is a valid OpenAPI 3.0 document listing all eleve
     const upload = document.paths['/citation-check-documents'].post;
     assert.ok(upload.requestBody.content['multipart/form-data']);
     assert.ok(upload.responses['202']);
+    // Lengths the checks count in code points are stated as JSON Schema counts them (code points too).
+    const query = document.paths['/decisions/search'].get.parameters.find((parameter: { name: string }) => parameter.name === 'query');
+    assert.deepEqual([query.schema.minLength, query.schema.maxLength], [2, 500]);
+    const text = document.paths['/citation-checks'].post.requestBody.content['application/json'].schema.properties.text;
+    assert.deepEqual([text.minLength, text.maxLength], [50, 20000]);
     // Each description names the operation's MCP tool; the upload, which has none, says so.
     assert.match(upload.description, /Not an MCP tool/);
     assert.match(getDecision.description, /MCP tool: `get_decision`/);
