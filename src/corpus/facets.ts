@@ -37,13 +37,14 @@ const LAW_FACETS: Record<string, string> = {
   law_abbreviation: 'SELECT l.abbreviation AS value, count(u.id) AS count FROM laws l LEFT JOIN law_units u ON u.law_id = l.id GROUP BY l.id',
 };
 
-/** What a law facet counts, per field. */
+/** What a law facet counts, per field; laws for a field no law has (court_name, branch: asked for laws, no values). */
 const LAW_COUNT_BASIS: Record<string, string> = { document_type: 'laws', law_abbreviation: 'law_units' };
 
 /** What the counts of a facet are counts of: decisions, laws or law units, or decisions and those added. */
 function countBasis(field: string, appliesTo: string): string {
   if (appliesTo === 'DECISION') return 'decisions';
-  return appliesTo === 'LAW' ? LAW_COUNT_BASIS[field] : `decisions_and_${LAW_COUNT_BASIS[field]}`;
+  const law = LAW_COUNT_BASIS[field] ?? 'laws';
+  return appliesTo === 'LAW' ? law : `decisions_and_${law}`;
 }
 
 function typedFacet(field: string): FacetSource {

@@ -67,10 +67,11 @@ function operationHandler(operation: Operation, services: Services) {
 
 /** Which methods the operations serve at a concrete path (for 405 and its Allow header). */
 function methodsAt(operations: readonly Operation[], pathname: string): string[] {
-  return operations.filter((operation) => {
+  // /decisions/search is also the shape of /decisions/{id}: a method is named once.
+  return [...new Set(operations.filter((operation) => {
     const pattern = new RegExp(`^${routePath(operation.path).replace(/:\w+/g, '[^/]+')}$`);
     return pattern.test(pathname);
-  }).map((operation) => operation.method);
+  }).map((operation) => operation.method))];
 }
 
 /**

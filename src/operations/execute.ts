@@ -42,13 +42,17 @@ const EXPECTED: Record<string, string> = {
  * string but received Array") remain for missing arguments and wrong types, and are put plainly here.
  */
 function messageOf(issue: v.BaseIssue<unknown>): string {
+  const [argument, ...inside] = issue.path ?? [];
+  // A repeated query parameter arrives as a list, whatever message its schema words for a wrong value.
+  if (issue.kind === 'schema' && issue.received === 'Array' && issue.type !== 'array' && inside.length === 0) {
+    return 'must be given once, not as a list';
+  }
   if (issue.kind !== 'schema' || !issue.message.startsWith('Invalid ')) return issue.message;
   // Inside an argument, the item is named as the datapackage names its ids: `ids[0] must be a string`.
-  const [argument, ...inside] = issue.path ?? [];
   const prefix = inside.length === 0 ? ''
     : `${String(argument?.key)}${inside.map((step) => (typeof step.key === 'number' ? `[${step.key}]` : `.${String(step.key)}`)).join('')} `;
   if (issue.type === 'object' && issue.received === 'undefined') return `${prefix}is required`;
-  if (issue.received === 'Array' && issue.type !== 'array') return `${prefix}must be given once, not as a list`;
+  if (issue.received === 'Array' && issue.type !== 'array') return `${prefix}must not be a list`;
   return `${prefix}${EXPECTED[issue.type] ?? issue.message}`;
 }
 

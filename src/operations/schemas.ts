@@ -20,9 +20,10 @@ export function int(min: number, max = Number.MAX_SAFE_INTEGER) {
     v.minValue(min, `must be ${range}`), v.maxValue(max, max === Number.MAX_SAFE_INTEGER ? 'is too large' : `must be ${range}`));
 }
 
-/** A non-empty string of at most `max` characters (identifiers, names). */
+/** A string of at most `max` characters with more than white space in it (identifiers, names). */
 export function text(max: number) {
-  return v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
+  return v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.check((value) => value.trim() !== '', 'must not be blank'),
+    v.maxLength(max, `must be at most ${max} characters`));
 }
 
 /** A decision named by UUID, ECLI or Aktenzeichen (with `court`/`date` to disambiguate). */

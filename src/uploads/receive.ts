@@ -114,7 +114,8 @@ async function streamFilePart(request: Request, contentType: string, path: strin
   const result = await seen.written;
   if (seen.problem) throw seen.problem;
   if (!result) {
-    const others = seen.otherParts.length ? ` (the request has ${seen.otherParts.map((name) => `"${name}"`).join(', ')})` : '';
+    const others = seen.otherParts.length
+      ? ` (the request has ${seen.otherParts.map((name) => (name ? `"${name}"` : 'a part without a name')).join(', ')})` : '';
     throw fileProblem(`is required: send the document in the multipart/form-data field "file"${others}`);
   }
   return result;

@@ -88,6 +88,11 @@ test('facets: court_name, document_type, branch and law_abbreviation with counts
   assert.deepEqual(branches.values, { ordentlich: { value: 3, is_floor: false } });
   const types = (await get('/api/v1/corpus/facets/document_type?type=decision')).body;
   assert.deepEqual(types.values, { Urteil: { value: 3, is_floor: false } });
+  // Fields no law has, asked for laws: no values, and still every field of the answer.
+  for (const field of ['court_name', 'branch']) {
+    const none = (await get(`/api/v1/corpus/facets/${field}?type=law`)).body;
+    assert.deepEqual([none.applies_to, none.values, none.total_values, none.count_basis], ['LAW', {}, 0, 'laws'], field);
+  }
 });
 
 test('facets: cited_norms lists the family of a norm, canonicalized and echoed back; subdivisions nest', async () => {

@@ -106,6 +106,8 @@ test('422 for every invalid argument, naming it', async () => {
     [SMALL.bgh.id, 'section=Tatbestand', 'section'],
     [SMALL.bgh.id, 'date=15.01.2020', 'date'],
     [SMALL.bgh.id, 'court=', 'court'],
+    [SMALL.bgh.id, 'court=%20%20', 'court'],
+    ['%20', '', 'id'],
     [enc(SMALL.lgBerlin.az) + '', 'court=LG%20Berlin&rn_from=1', 'rn_from'],
   ];
   for (const [id, query, argument] of cases) {

@@ -274,6 +274,8 @@ test('unknown routes are 404 problems and wrong methods 405 problems with Allow'
   const wrong = await api.call('DELETE', DECISION);
   assertProblem(wrong, 405, 'method_not_allowed');
   assert.equal(wrong.headers.get('allow'), 'GET');
+  const twice = await api.call('DELETE', '/api/v1/decisions/search');
+  assert.equal(twice.headers.get('allow'), 'GET', 'one method named once, though two routes have the shape');
   // HEAD would run and charge a metered call whose answer nobody reads: refused like any other method.
   const token = api.org().token();
   const head = await api.call('HEAD', DECISION, { token });

@@ -238,6 +238,14 @@ test('422 for every invalid argument, named, and nothing charged', async () => {
   assert.deepEqual((await search('/decisions/search', {}, auth)).body.errors, { query: ['is required'] });
   const twice = await api.call('GET', '/api/v1/decisions/search?query=Miete&query=Kaution', { token: auth });
   assert.deepEqual(twice.body.errors, { query: ['must be given once, not as a list'] });
+  const blank = await api.call('GET', '/api/v1/decisions/search?query=Miete&court=%20%20', { token: auth });
+  assert.deepEqual(blank.body.errors, { court: ['must not be blank'] }, 'a court of spaces names none');
+  // The same words for arguments whose schema words its own message for a wrong value.
+  for (const path of ['/decisions/search?query=Miete&limit=5&limit=6', '/search?query=Miete&jurisdiction=EU&jurisdiction=DE']) {
+    const [name] = path.split('&')[1].split('=');
+    const repeated = await api.call('GET', `/api/v1${path}`, { token: auth });
+    assert.deepEqual(repeated.body.errors, { [name]: ['must be given once, not as a list'] }, path);
+  }
 });
 
 test('result rows count against the daily row cap, in both endpoints; a full cap refuses', async () => {

@@ -286,6 +286,8 @@ test('a client that disconnects mid-upload leaves nothing behind', async () => {
 
 test('a wrong field name is refused, naming the field that came', async () => {
   await assertRefusedUnstored(() => upload(api, token(), LEGAL_TEXT, 'klage.txt', 'document'), /field "file".*"document"/);
+  const unnamed = `--b\r\nContent-Disposition: form-data; filename="a.txt"\r\n\r\n${LEGAL_TEXT}\r\n--b--\r\n`;
+  await assertRefusedUnstored(() => postRaw(api, token(), unnamed, 'multipart/form-data; boundary=b'), /field "file".*a part without a name/);
 });
 
 test('no multipart body, a missing boundary, a malformed or cut-off body: 422 on file', async () => {
