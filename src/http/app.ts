@@ -109,7 +109,9 @@ export function createApp(services: Services, operations: readonly Operation[] =
   for (const operation of operations) app.on(operation.method, routePath(operation.path), operationHandler(operation, services));
   // 4. Everything else: 405 where the path exists with another method, 404 otherwise.
   app.all('/**', (event) => {
-    const allowed = pages.some(([path]) => path === event.url.pathname) ? ['GET', 'HEAD'] : methodsAt(operations, event.url.pathname);
+    const allowed = pages.some(([path]) => path === event.url.pathname)
+      ? ['GET', 'HEAD']
+      : methodsAt(operations, event.url.pathname);
     if (allowed.length) {
       return problemResponse(new ApiError('method_not_allowed',
         `${event.req.method} is not allowed here; use ${allowed.join(', ')}.`), config, { allow: allowed.join(', ') });

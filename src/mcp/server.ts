@@ -11,7 +11,10 @@ interface SchemaIssue { path: PropertyKey[]; message: string }
 
 /** The part of a zod request schema used here (the SDK's schemas; zod itself is the SDK's dependency, not ours). */
 interface RequestSchema {
-  shape: { method: { value: unknown }; params: { catch(fallback: (context: { error: { issues: SchemaIssue[] } }) => unknown): unknown } };
+  shape: {
+    method: { value: unknown };
+    params: { catch(fallback: (context: { error: { issues: SchemaIssue[] } }) => unknown): unknown };
+  };
   extend(shape: Record<string, unknown>): unknown;
 }
 
@@ -23,6 +26,7 @@ const readable = (issues: SchemaIssue[]) =>
  * without protocolVersion, a tools/list with a numeric cursor) with -32603 Internal error. Here params that fail their
  * schema are handed on marked, and the handler answers -32602 Invalid params naming what was wrong, as the protocol
  * asks: for every method, the SDK's own initialize included (it registers it through this method, while constructing).
+ * A malformed tools/call gets the SDK's own -32602 (its check of the call runs first).
  */
 class StrictParamsServer extends Server {
   override setRequestHandler(...[schema, handler]: Parameters<Server['setRequestHandler']>): void {

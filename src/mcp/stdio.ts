@@ -109,8 +109,11 @@ class AnsweringTransport implements Transport {
   private answerUnreadable(error: Error): void {
     const code = error.name === 'SyntaxError' ? -32700 : error.name === 'ZodError' ? -32600 : null;
     if (code === null) return;
-    const message = code === -32700 ? 'Parse error: the line is not JSON.' : 'Invalid Request: the line is not a JSON-RPC 2.0 message.';
-    void this.inner.send({ jsonrpc: '2.0', id: null, error: { code, message } } as unknown as JSONRPCMessage).catch(() => {});
+    const message = code === -32700
+      ? 'Parse error: the line is not JSON.'
+      : 'Invalid Request: the line is not a JSON-RPC 2.0 message.';
+    const answer = { jsonrpc: '2.0', id: null, error: { code, message } };
+    void this.inner.send(answer as unknown as JSONRPCMessage).catch(() => {});
   }
 
   endOfInput(): void {
