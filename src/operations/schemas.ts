@@ -20,10 +20,11 @@ export function int(min: number, max = Number.MAX_SAFE_INTEGER) {
     v.minValue(min, `must be ${range}`), v.maxValue(max, max === Number.MAX_SAFE_INTEGER ? 'is too large' : `must be ${range}`));
 }
 
-/** A string of at most `max` characters with more than white space in it (identifiers, names). */
+/** A string of at most `max` characters with more than white space in it (identifiers, names); one message a value. */
 export function text(max: number) {
-  return v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.check((value) => value.trim() !== '', 'must not be blank'),
-    v.maxLength(max, `must be at most ${max} characters`));
+  return v.config(v.pipe(v.string(), v.minLength(1, 'must not be empty'),
+    v.check((value) => value.trim() !== '', 'must not be blank'), v.maxLength(max, `must be at most ${max} characters`)),
+  { abortPipeEarly: true });
 }
 
 /** A decision named by UUID, ECLI or Aktenzeichen (with `court`/`date` to disambiguate). */

@@ -119,6 +119,7 @@ test('422 for every invalid argument, named: ids (empty, too many, not an array,
   // Missing arguments and wrong types in plain words, not the validator's.
   assert.deepEqual((await post(demo, {})).body.errors, { ids: ['is required'] });
   assert.deepEqual((await post(demo, { ids: [42] })).body.errors, { ids: ['ids[0] must be a string'] });
+  assert.deepEqual((await post(demo, { ids: [['a']] })).body.errors, { ids: ['ids[0] must not be a list'] });
   assert.deepEqual((await post(demo, { ids: [HUB], full_text: 1 })).body.errors, { full_text: ['must be true or false'] });
   const org = demo.org({ plan: 'enterprise' });
   const before = org.balance();
