@@ -39,6 +39,17 @@ function sectionSpan(sections: Section[], wanted: string): Span {
   return { start: section.start_offset, end: section.end_offset, rn_from: null, rn_to: null, section: section.name };
 }
 
+/**
+ * A read request in its canonical form, so that two requests serving the same text are one paid result: the section
+ * as the decision names it ("Gründe" may be its Entscheidungsgründe; a section it lacks is 422 here), max_chars no
+ * larger than the text.
+ */
+export function canonicalReadRequest<T extends ReadRequest>(corpus: Database.Database, decisionId: string, request: T): T {
+  const { text_length } = sql<[string], { text_length: number }>(corpus, 'SELECT text_length FROM decisions WHERE id = ?').get(decisionId)!;
+  const section = request.section === undefined ? undefined : sectionSpan(sectionsOf(corpus, decisionId), request.section).section!;
+  return { ...request, section, max_chars: Math.min(request.max_chars, text_length) };
+}
+
 /** Whole chunks overlapping [rn_from, rn_to]; an open end runs to the first or last Randnummer. */
 function randnummerSpan(corpus: Database.Database, decision: DecisionRow, from?: number, to?: number): Span {
   if (!decision.has_rn_anchors) {

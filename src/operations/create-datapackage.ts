@@ -30,8 +30,8 @@ export default defineOperation({
   // One price for up to ten decisions, excerpts or full texts alike (docs/decisions.md); full texts count against the
   // daily document cap instead.
   price: () => 5,
-  volume: { unit: 'documents', applies: (args) => args.full_text,
-    amount: (result: { included: number }) => result.included },
+  volume: { unit: 'documents', ahead: (args) => args.full_text,
+    amount: (result: { included: number }, args) => (args.full_text ? result.included : 0) },
   handler: (args, { services, now }) =>
     assembleDatapackage(requireCorpus(services.corpus), services.config.publicUrl, args, now),
 });

@@ -143,8 +143,8 @@ export async function execute<TArgs, TResult extends object>(
     const balance = balanceOf(state, organization, config.plans, now);
     if (balance.total < cost) throw insufficientCredits(cost, balance.total);
   }
-  const volume = operation.volume && (operation.volume.applies?.(args) ?? true) ? operation.volume : undefined;
-  if (volume) assertVolumeLeft(state, organization, config.plans, volume.unit, now);
+  const volume = operation.volume;
+  if (volume && (volume.ahead?.(args) ?? true)) assertVolumeLeft(state, organization, config.plans, volume.unit, now);
   // 5. The work.
   const result = await runHandler(operation, args, ctx);
   // 6. Charge and commit, all or nothing.
@@ -152,10 +152,10 @@ export async function execute<TArgs, TResult extends object>(
     const outcome = chargeInTransaction(state, organization, config.plans,
       { operation: operation.name, resultKey, cost }, now);
     if (!outcome.charged) throw insufficientCredits(outcome.cost, outcome.balance.total);
-    if (volume) {
+    const amount = volume?.amount(result, args) ?? 0;
+    if (volume && amount > 0) {
       // Again inside the transaction, for all this call served: calls that passed the check together, or one call
       // serving more than is left, must not carry the day past the cap.
-      const amount = volume.amount(result, args);
       assertVolumeLeft(state, organization, config.plans, volume.unit, now, amount);
       addVolume(state, organization.id, volume.unit, amount, now);
     }

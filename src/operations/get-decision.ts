@@ -1,8 +1,12 @@
 import * as v from 'valibot';
 import { findDecision, namedByUuid, requireCorpus } from '../corpus/find-decision.ts';
-import { readDecision } from '../corpus/read-decision.ts';
+import { canonicalReadRequest, readDecision } from '../corpus/read-decision.ts';
 import { defineOperation } from './operation.ts';
 import { courtFilter, decisionRef, int, isoDate } from './schemas.ts';
+
+/** A read narrowed to a Randnummer range or a section. */
+const isNarrowed = (args: { rn_from?: number; rn_to?: number; section?: string }) =>
+  args.rn_from !== undefined || args.rn_to !== undefined || args.section !== undefined;
 
 export const DECISION_SECTIONS = ['Tenor', 'Leitsatz', 'Tatbestand', 'Gründe', 'Entscheidungsgründe'] as const;
 
@@ -32,11 +36,17 @@ export default defineOperation({
       (input) => input.rn_from === undefined || input.rn_to === undefined || input.rn_to >= input.rn_from,
       'must be >= rn_from'), ['rn_to']),
   ),
-  normalize: (args, { services }) => namedByUuid(services.corpus, args),
+  normalize: (args, { services }) => {
+    const named = namedByUuid(services.corpus, args);
+    return canonicalReadRequest(requireCorpus(services.corpus), named.id, named);
+  },
   price: () => 1,
-  // A text served from its start (no Randnummer range, no section) counts as a full text against the daily cap.
-  volume: { unit: 'documents', applies: (args) => args.rn_from === undefined && args.rn_to === undefined && !args.section,
-    amount: () => 1 },
+  // A full text against the daily cap: a read from the start, even one cut at max_chars (else max_chars one short of
+  // the text would serve it uncounted), and a Randnummer range or section serving at least half of the text (else
+  // rn_from=1 would). A smaller part is how a citation is followed, and is not counted.
+  volume: { unit: 'documents', ahead: (args) => !isNarrowed(args),
+    amount: (result: { text_length: number; returned_range: { chars: number } }, args) =>
+      (!isNarrowed(args) || 2 * result.returned_range.chars >= result.text_length ? 1 : 0) },
   handler: (args, { services }) => {
     const corpus = requireCorpus(services.corpus);
     return readDecision(corpus, findDecision(corpus, args.id, args), args);

@@ -67,8 +67,11 @@ export interface Operation<TArgs = any, TResult extends object = object> {
   normalize?(args: TArgs, ctx: OperationContext): TArgs;
   /** What identifies "the same result" for free repeats within a month; default: the normalized arguments. */
   resultKey?(args: TArgs, ctx: OperationContext): string;
-  /** The daily cap this operation draws on (where `applies`, default always) and how much a result uses. */
-  volume?: { unit: VolumeUnit; applies?(args: TArgs): boolean; amount(result: TResult, args: TArgs): number };
+  /**
+   * The daily cap this operation draws on: how much a result uses (0: nothing counted), and whether a call is refused
+   * up front when the cap is full (`ahead`, default always; false where the call may well serve nothing counted).
+   */
+  volume?: { unit: VolumeUnit; ahead?(args: TArgs): boolean; amount(result: TResult, args: TArgs): number };
   /** Announces the end of the operation (`Deprecation` and `Sunset` headers). */
   deprecation?: { deprecation: string; sunset: string };
   handler(args: TArgs, ctx: OperationContext): TResult | Promise<TResult>;

@@ -125,3 +125,22 @@ test('404 for an unknown UUID, ECLI or Aktenzeichen', async () => {
     assert.equal(reply.body.code, 'not_found');
   }
 });
+
+test('Gründe and Entscheidungsgründe name the same reasons, and are one paid result', async () => {
+  const demo = await startApi({ corpus: 'demo' });
+  try {
+    const auth = demo.org({ plan: 'enterprise' }).token(['read']);
+    const id = (demo.services.corpus!.prepare(`SELECT decision_id FROM decision_sections WHERE name = 'Entscheidungsgründe' LIMIT 1`)
+      .get() as { decision_id: string }).decision_id;
+    const read = (section: string) => demo.call('GET', `/api/v1/decisions/${id}?section=${enc(section)}`, { token: auth });
+    const reasons = await read('Gründe');
+    assert.equal(reasons.status, 200);
+    assert.equal(reasons.body.returned_range.section, 'Entscheidungsgründe');
+    assert.equal(reasons.body.credits.cost, 1);
+    const again = await read('entscheidungsgründe');
+    assert.equal(again.body.full_text, reasons.body.full_text);
+    assert.equal(again.body.credits.cost, 0, 'the same text is not paid twice');
+  } finally {
+    await demo.close();
+  }
+});

@@ -202,13 +202,33 @@ test('429 volume_cap when the daily document cap is reached, with unit, cap and 
   assert.match(capped.body.resets_at, /^\d{4}-\d{2}-\d{2}T00:00:00\+0[12]:00$/);
   assert.ok(Date.parse(capped.body.resets_at) > api.now().getTime());
   assert.ok(Date.parse(capped.body.resets_at) - api.now().getTime() <= 86_400_000);
+  // Half of the text or more is a full text too: every Randnummer from the first, or the reasons.
+  for (const part of ['rn_from=1', 'section=Gründe']) assertProblem(await api.call('GET', `${DECISION}?${part}`, { token }), 429, 'volume_cap');
   assert.equal(org.balance(), before);
-  // A Randnummer range is not a full text: it does not draw on the document cap.
+  // A Randnummer range or section serving less than half the text is not a full text: it does not draw on the cap.
   assert.equal((await api.call('GET', `${DECISION}?rn_from=2&rn_to=3`, { token })).status, 200);
+  assert.equal((await api.call('GET', `${DECISION}?section=Tenor`, { token })).status, 200);
+});
+
+test('the document cap counts what a read served: a part of at least half the text counts as a full text', async () => {
+  const org = api.org({ plan: 'starter' });
+  const token = org.token(['read']);
+  const documents = () => (api.services.state.prepare(`SELECT amount FROM daily_counters WHERE organization_id = ? AND unit = 'documents'`)
+    .get(org.id) as { amount: number } | undefined)?.amount ?? 0;
+  const served = async (query: string) => {
+    const reply = await api.call('GET', `${DECISION}?${query}`, { token });
+    assert.equal(reply.status, 200, query);
+    return 2 * reply.body.returned_range.chars >= reply.body.text_length;
+  };
+  assert.equal(await served('rn_from=2&rn_to=3'), false);
+  assert.equal(await served('section=Tenor'), false);
+  assert.equal(documents(), 0, 'small parts are not counted');
+  assert.equal(await served('rn_from=1&rn_to=6'), true);
+  assert.equal(documents(), 1, 'every Randnummer is most of the text');
 });
 
 test('a decision however named is one result, paid for once: UUID, ECLI, Aktenzeichen, any case, court and date', async () => {
-  const org = api.org({ plan: 'starter' });
+  const org = api.org({ plan: 'professional' });
   const token = org.token(['read', 'graph', 'datapackage']);
   const cost = async (method: string, path: string, body?: unknown) => {
     const reply = await api.call(method, `/api/v1${path}`, { token, body });
@@ -220,6 +240,8 @@ test('a decision however named is one result, paid for once: UUID, ECLI, Aktenze
     assert.equal(await cost('GET', `/decisions/${encodeURIComponent(id)}?section=tenor&court=BGH&date=2020-01-15`), 0, id);
   }
   assert.equal(await cost('GET', `/decisions/${SMALL.bgh.id}?section=Gründe`), 1, 'another section is another result');
+  assert.equal(await cost('GET', `/decisions/${SMALL.bgh.id}`), 1);
+  assert.equal(await cost('GET', `/decisions/${SMALL.bgh.id}?max_chars=200000`), 0, 'max_chars beyond the text serves the same text');
   assert.equal(await cost('GET', `/decisions/${encodeURIComponent(SMALL.bgh.az)}/citations`), 2);
   assert.equal(await cost('GET', `/decisions/${encodeURIComponent(SMALL.bgh.ecli)}/citations?direction=both`), 0);
   assert.equal(await cost('POST', '/datapackages', { ids: [SMALL.bgh.az] }), 5);

@@ -49,7 +49,7 @@ const waitingLookup = defineOperation({
   errors: [401, 402, 403, 409, 422, 429, 503],
   args: v.object({ n: v.string(), full: v.optional(v.boolean(), false) }),
   price: () => 3,
-  volume: { unit: 'documents', applies: (args) => args.full, amount: () => 1 },
+  volume: { unit: 'documents', ahead: (args) => args.full, amount: (_result, args) => (args.full ? 1 : 0) },
   handler: async (args) => {
     if (++gate.arrived >= gate.expected) gate.open();
     await gate.opened;
