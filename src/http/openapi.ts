@@ -6,6 +6,12 @@ import { isTool } from '../mcp/tools.ts';
 
 const PROBLEM_REF = { $ref: '#/components/schemas/Problem' };
 
+/** Headers some problems carry besides the body. */
+const PROBLEM_HEADERS: Partial<Record<number, Record<string, unknown>>> = {
+  401: { 'WWW-Authenticate': { description: 'The scheme that would succeed: Bearer', schema: { type: 'string' } } },
+  429: { 'Retry-After': { description: 'Seconds until a call may succeed (as retry_after_seconds)', schema: { type: 'integer' } } },
+};
+
 const problemSchema = {
   type: 'object',
   required: ['type', 'title', 'status', 'detail', 'code'],
@@ -69,7 +75,7 @@ function operationObject(operation: Operation) {
   return {
     operationId: operation.name,
     summary: operation.summary,
-    description: `${operation.description}\n\nAbility: \`${operation.ability}\`. ${isTool(operation)
+    description: `${operation.description}\n\nPrice: ${operation.pricing}. Ability: \`${operation.ability}\`. ${isTool(operation)
       ? `MCP tool: \`${operation.name}\`.`
       : 'Not an MCP tool (MCP\'s JSON arguments cannot carry the file): upload here, then read and check the document over MCP.'}`,
     'x-ability': operation.ability,
@@ -84,6 +90,7 @@ function operationObject(operation: Operation) {
       },
       ...Object.fromEntries(operation.errors.map((status) => [String(status), {
         description: STATUS_CODES[status],
+        ...(PROBLEM_HEADERS[status] ? { headers: PROBLEM_HEADERS[status] } : {}),
         content: { 'application/problem+json': { schema: PROBLEM_REF } },
       }])),
     },

@@ -12,7 +12,7 @@ const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
 const BEARER_CHALLENGE = 'Bearer realm="juralite"';
 
 /** Statuses whose problems state that nothing was charged (the contract: all but 401, 409 and 422). */
-const CHARGE_NOT_APPLICABLE = new Set([401, 405, 409, 422]);
+const CHARGE_NOT_APPLICABLE = new Set([401, 409, 422]);
 
 /** Headers every answer carries. */
 export function baseHeaders(config: Config, contentType: string, extra: Record<string, string> = {}): Headers {
@@ -65,7 +65,7 @@ export function parserRefusal(error: NodeJS.ErrnoException, config: Config): str
     type: `${config.docsUrl}/api/errors#request_unreadable`,
     title: STATUS_CODES[status],
     status,
-    detail: status === 431 ? 'The request head is larger than 16 KB.' : 'The request could not be read as HTTP.',
+    detail: `${status === 431 ? 'The request head is larger than 16 KB.' : 'The request could not be read as HTTP.'} Nothing was charged.`,
     code: 'request_unreadable',
   });
   return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: ${PROBLEM_TYPE}\r\nx-service-api-release: ${config.release}\r\n`

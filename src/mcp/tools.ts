@@ -52,7 +52,7 @@ export function toolDefinition(operation: Operation): Tool {
   return {
     name: operation.name,
     title: operation.summary,
-    description: `${operation.summary}.\n\n${operation.description}\n\nAbility: ${operation.ability}.${deprecated}`,
+    description: `${operation.summary}.\n\n${operation.description}\n\nPrice: ${operation.pricing}. Ability: ${operation.ability}.${deprecated}`,
     inputSchema: toolInputSchema(operation),
     annotations: {
       title: operation.summary,

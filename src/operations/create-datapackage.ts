@@ -29,6 +29,7 @@ export default defineOperation({
     max_chars: args.full_text ? args.max_chars : FULL_TEXT_CHARS }),
   // One price for up to ten decisions, excerpts or full texts alike (docs/decisions.md); full texts count against the
   // daily document cap instead.
+  pricing: '5 credits a package of 1 to 10 decisions; the same call again in the same month costs nothing',
   price: () => 5,
   volume: { unit: 'documents', ahead: (args) => args.full_text,
     amount: (result: { included: number }, args) => (args.full_text ? result.included : 0) },

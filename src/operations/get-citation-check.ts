@@ -12,6 +12,7 @@ export default defineOperation({
   ability: 'citation-check',
   errors: [401, 403, 404, 409, 422, 429],
   args: v.object({ run: v.pipe(text(100), v.description('run id')) }),
+  pricing: 'free',
   price: () => 0,
   handler: (args, ctx) => readRun(ctx.services.state, ctx.caller.organization.id, args.run),
 });

@@ -15,6 +15,7 @@ export default defineOperation({
   ability: 'citation-check',
   errors: [401, 403, 404, 409, 422, 429],
   args: v.object({ document: v.pipe(text(100), v.description('upload id')) }),
+  pricing: 'free',
   price: () => 0,
   handler: async (args, ctx) => {
     const { state } = ctx.services;

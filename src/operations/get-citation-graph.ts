@@ -25,6 +25,7 @@ export default defineOperation({
   }),
   normalize: (args, { services }) => namedByUuid(services.corpus, args),
   // Depth 2 walks a second step and serves up to twice the decisions: twice the price (docs/decisions.md).
+  pricing: '2 credits, 4 at depth 2; the same call again in the same month costs nothing',
   price: (args) => (args.depth === 2 ? 4 : 2),
   // Graph neighbours served: the decisions of the corpus in both lists (unresolved references are no decisions).
   volume: { unit: 'rows', amount: (result: { references: { in_corpus: boolean }[]; referenced_by: unknown[] }) =>

@@ -17,6 +17,7 @@ export default defineOperation({
     branch: v.optional(v.picklist(BRANCHES, `must be one of ${BRANCHES.join(', ')}`)),
     top: v.optional(int(1, 100), 20),
   }),
+  pricing: 'free',
   price: () => 0,
   handler: (args, { services }) => corpusCoverage(requireCorpus(services.corpus), args),
 });

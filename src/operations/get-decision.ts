@@ -40,6 +40,7 @@ export default defineOperation({
     const named = namedByUuid(services.corpus, args);
     return canonicalReadRequest(requireCorpus(services.corpus), named.id, named);
   },
+  pricing: '1 credit; the same call again in the same month costs nothing',
   price: () => 1,
   // A full text against the daily cap: a read from the start, even one cut at max_chars (else max_chars one short of
   // the text would serve it uncounted), and a Randnummer range or section serving at least half of the text (else

@@ -25,6 +25,7 @@ export default defineOperation({
     v.forward(v.partialCheck([['field'], ['norm']], (input) => input.field !== 'cited_norms' || input.norm !== undefined,
       'is required with the field cited_norms'), ['norm']),
   ),
+  pricing: 'free',
   price: () => 0,
   handler: (args, { services }) => listFacet(requireCorpus(services.corpus), args),
 });

@@ -43,6 +43,8 @@ export interface Operation<TArgs = any, TResult extends object = object> {
   name: string;
   summary: string;
   description: string;
+  /** The price in words, for the OpenAPI and tool descriptions (`price` computes it). */
+  pricing: string;
   method: 'GET' | 'POST';
   /** Path under /api/v1 with `{param}` placeholders; placeholders are arguments too. */
   path: string;

@@ -19,6 +19,7 @@ export default defineOperation({
   ),
   // A mode left out is the mode it resolves to: the same result as that mode written out, paid for once.
   normalize: (args) => ({ ...args, mode: effectiveMode(args) }),
+  pricing: '1 credit; the same call again in the same month costs nothing',
   price: () => 1,
   volume: { unit: 'rows', amount: (result: { results?: unknown[] }) => result.results?.length ?? 0 },
   handler: (args, ctx) => {

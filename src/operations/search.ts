@@ -26,6 +26,7 @@ export default defineOperation({
     }),
     v.forward(v.partialCheck([['date_from'], ['date_to']], datesInOrder, DATES_IN_ORDER), ['date_to']),
   ),
+  pricing: '1 credit; the same call again in the same month costs nothing',
   price: () => 1,
   volume: { unit: 'rows', amount: (result: { sections?: { laws?: unknown[]; decisions?: unknown[] } }) =>
     (result.sections?.laws?.length ?? 0) + (result.sections?.decisions?.length ?? 0) },

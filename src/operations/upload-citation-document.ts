@@ -25,6 +25,7 @@ export default defineOperation({
   files: ['file'],
   errors: [401, 403, 409, 422, 429],
   args: v.object({ file: v.pipe(receivedFile, v.description('the document (binary): PDF, DOCX, Markdown or plain text, at most 25 MB')) }),
+  pricing: 'free (the check of the document costs its quoted_credits)',
   price: () => 0,
   handler: (args, ctx) => {
     const row = newUploadRow(args.file, ctx.caller.organization.id, ctx.now);

@@ -44,6 +44,9 @@ test('GET /api/v1/openapi.json is a valid OpenAPI 3.0 document listing all eleve
     // Each description names the operation's MCP tool; the upload, which has none, says so.
     assert.match(upload.description, /Not an MCP tool/);
     assert.match(getDecision.description, /MCP tool: `get_decision`/);
+    assert.match(getDecision.description, /Price: 1 credit; the same call again in the same month costs nothing\./);
+    assert.equal(getDecision.responses['429'].headers['Retry-After'].schema.type, 'integer');
+    assert.ok(getDecision.responses['401'].headers['WWW-Authenticate']);
   } finally {
     await api.close();
   }

@@ -36,7 +36,7 @@ function assertProblem(reply: Reply, status: number, code: string, label = '') {
   assert.equal(typeof reply.body.detail, 'string');
   // RFC 9110: a 401 names the scheme that would succeed; no other answer challenges.
   assert.equal(reply.headers.get('www-authenticate'), status === 401 ? 'Bearer realm="juralite"' : null, label);
-  const chargeApplies = ![401, 405, 409, 422].includes(status);
+  const chargeApplies = ![401, 409, 422].includes(status);
   assert.equal(/nothing was charged/i.test(reply.body.detail), chargeApplies, reply.body.detail);
 }
 
@@ -345,6 +345,7 @@ test('requests Node cannot parse get problems too: 431 for a head over 16 KB, 40
     assert.match(head, /content-type: application\/problem\+json/);
     assert.match(head, new RegExp(`x-service-api-release: ${api.services.config.release}`));
     assert.deepEqual({ status: JSON.parse(body).status, code: JSON.parse(body).code }, { status, code: 'request_unreadable' });
+    assert.match(JSON.parse(body).detail, /Nothing was charged\.$/);
   }
   assert.equal((await api.call('GET', '/api/v1/openapi.json')).status, 200);
 });

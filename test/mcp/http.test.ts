@@ -61,6 +61,8 @@ test('tools/list: one tool per operation (the upload stays REST-only), arguments
     assert.equal(tool.annotations?.readOnlyHint, rest.method === 'get', tool.name);
     assert.ok(tool.description?.startsWith(`${rest.operation.summary}.`), tool.name);
     assert.ok(tool.description?.includes(rest.operation.description.split('\n\n')[0]), tool.name);
+    const { pricing } = OPERATIONS.find((operation) => operation.name === tool.name)!;
+    assert.ok(tool.description?.includes(`Price: ${pricing}.`) && rest.operation.description.includes(`Price: ${pricing}.`), `${tool.name} states its price`);
   }
   const check = tools.find((tool) => tool.name === 'check_citations')!;
   assert.deepEqual((check.inputSchema.properties as any).reference_date.type, ['string', 'null']);

@@ -94,7 +94,7 @@ test('a missing or refused JURALITE_TOKEN stops the stdio server before it serve
 
 test('when the client closes stdin, requests already read are still answered before the server stops', async () => {
   const slow = defineOperation({
-    name: 'slow_echo', summary: 'Echo slowly', description: 'Waits, then echoes.', method: 'GET', path: '/slow-echo',
+    name: 'slow_echo', summary: 'Echo slowly', description: 'Waits, then echoes.', pricing: 'free', method: 'GET', path: '/slow-echo',
     ability: 'read', errors: [], args: v.object({ text: v.string() }), price: () => 0,
     handler: async (args) => {
       await sleep(100);

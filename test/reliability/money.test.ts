@@ -43,6 +43,7 @@ const waitingLookup = defineOperation({
   name: 'test_waiting_lookup',
   summary: 'A paid lookup whose handler waits',
   description: 'Test only.',
+  pricing: '3 credits',
   method: 'GET',
   path: '/test/waiting/{n}',
   ability: 'read',
