@@ -116,7 +116,16 @@ export function createApp(services: Services, operations: readonly Operation[] =
       return problemResponse(new ApiError('method_not_allowed',
         `${event.req.method} is not allowed here; use ${allowed.join(', ')}.`), config, { allow: allowed.join(', ') });
     }
-    return problemResponse(new ApiError('not_found', `No route ${event.url.pathname}; the API lives under ${API_BASE}.`), config);
+    return problemResponse(new ApiError('not_found', `No route ${event.url.pathname}; ${notFoundHint(event.url.pathname)}.`), config);
   });
   return app;
+}
+
+/** What a path that names no route probably meant. */
+function notFoundHint(pathname: string): string {
+  if (pathname.startsWith(`${API_BASE}/decisions/`)) {
+    return 'a decision named by Aktenzeichen needs its slash encoded as %2F (VIII%20ZR%20123%2F19)';
+  }
+  if (pathname.replace(/\/$/u, '') === API_BASE) return `the operations are listed in ${API_BASE}/openapi.json`;
+  return `the API lives under ${API_BASE}`;
 }

@@ -293,6 +293,9 @@ test('503 backend_unavailable when the backend cannot answer; nothing charged', 
 test('unknown routes are 404 problems and wrong methods 405 problems with Allow', async () => {
   const unknown = await api.call('GET', '/api/v1/nothing-here');
   assertProblem(unknown, 404, 'not_found');
+  // The likeliest first mistakes get a hint: an Aktenzeichen's slash left unencoded, the API's root.
+  assert.match((await api.call('GET', '/api/v1/decisions/VIII%20ZR%20123/19')).body.detail, /slash encoded as %2F/);
+  assert.match((await api.call('GET', '/api/v1')).body.detail, /listed in \/api\/v1\/openapi\.json/);
   const wrong = await api.call('DELETE', DECISION);
   assertProblem(wrong, 405, 'method_not_allowed');
   assert.equal(wrong.headers.get('allow'), 'GET');
