@@ -29,13 +29,13 @@ const AZ_SOURCES = [
   // EuGH / EuG: 'C-252/21', 'T-612/17 P'
   String.raw`[CTF]${SP}?-${SP}?\d{1,4}/\d{2}(?:${SP}P(?![\p{L}\d]))?`,
   // EGMR application numbers, only where the EGMR is named just before: 'EGMR, Urteil vom 4. September 2014 - 140/10 -'
-  String.raw`(?<=EGMR[^.;]{0,80}?(?:Nr\.|no\.|[-–])${SP}?)\d{1,6}/\d{2}`,
+  String.raw`(?<=EGMR[^;\n]{0,80}?(?:Nr\.|no\.|[-–])${SP}?)\d{1,6}/\d{2}`,
   // BGH civil senates and BFH: 'VI ZR 496/18', 'Ib ZR 60/62', 'IX R 12/18'
   String.raw`[IVX]{1,4}[a-z]?${SP}(?:${reg(FEDERAL_REGISTERS.BGH_ROMAN)}|${reg(FEDERAL_REGISTERS.BFH)})${SP}\d{1,4}/\d{2}`,
   // BGH special senates without a number: 'KZR 1/19', 'AnwZ (Brfg) 12/19'
   String.raw`(?:${reg(FEDERAL_REGISTERS.BGH_PLAIN)}|${reg(FEDERAL_REGISTERS.BFH_PLAIN)})${SP}\d{1,4}/\d{2}`,
   // Everything with an Arabic number in front: '1 BvR 2345/16', '2 AZR 345/15', '4 C 7.15', 'VG 3 K 123.16', 'I-20 U 118/17'
-  String.raw`(?:(?:VG|OVG)${SP}|[IVX]{1,3}-)?\d{1,3}[a-z]?${SP}(?:${ARABIC_REGISTERS})(?:${SP}\(${SP}?(?:pat|Kart|EP|OWi|Brfg|B|R)${SP}?\))?${SP}${NUM_YEAR}(?:${SP}(?:[A-Z]{1,2}|ER)(?![\p{L}\d.]))?(?:${SP}\(A\))?`,
+  String.raw`(?:(?:VG|OVG)${SP}|[IVX]{1,3}-)?\d{1,3}[a-z]?${SP}(?:${ARABIC_REGISTERS})(?:${SP}\(${SP}?(?:pat|Kart|EP|OWi|Brfg|B|R)${SP}?\))?${SP}${NUM_YEAR}(?:${SP}(?:[A-Z]{1,2}|ER)(?![\p{L}\d]|\.${SP}?\d))?(?:${SP}\(A\))?`,
 ];
 const ECLI = String.raw`[Ee][Cc][Ll][Ii]:[A-Za-z]{2}:[A-Za-z0-9]{1,7}:\d{4}:[A-Za-z0-9.\-]*[A-Za-z0-9]`;
 const REPORTER_NAMES = alternation([...Object.keys(OFFICIAL_REPORTERS), ...JOURNALS]).replace(/\\\//gu, `${SP}?/${SP}?`);
@@ -64,7 +64,7 @@ const PREFIX = new RegExp(String.raw`(?<![\p{L}\d])(?:`
   + String.raw`|(?<self>${SELF_COURT_SOURCE})`
   + String.raw`|(?<type2>${TYPES})(?:${SP}(?:des|der)${SP}(?:(?<court2>${COURT_SOURCE})|(?<self2>${SELF_COURT_SOURCE})))?`
   + String.raw`)(?:${SP}(?:der|des)${SP}[^,;()\n]{3,60}?)??${SP}*,?${SP}*(?:(?:vom|v\.|am)${SP}*)?(?<date>${DATE})?`
-  + String.raw`${SP}*[,:(]?${SP}*(?:[-–—]{1,2}${SP}*)?(?:(?:Az\.?|Aktenzeichen)${SP}*:?${SP}*)?(?:(?:verb\.${SP})?Rs\.${SP}|Rechtssache${SP})?$`, 'u');
+  + String.raw`${SP}*[,:(]?${SP}*(?:[-–—]{1,2}${SP}*)?(?:(?:Az\.?|Aktenzeichen|Nr\.|no\.)${SP}*:?${SP}*)?(?:(?:verb\.${SP})?Rs\.${SP}|Rechtssache${SP})?$`, 'u');
 const DATE_ONLY_PREFIX = new RegExp(String.raw`(?<![\p{L}\d])(?:vom|v\.)${SP}*(?<date>${DATE})${SP}*[,:(]?${SP}*(?:[-–—]{1,2}${SP}*)?(?:(?:Az\.?|Aktenzeichen)${SP}*:?${SP}*)?$`, 'u');
 const AZ_LABEL_PREFIX = new RegExp(String.raw`(?<![\p{L}\d])(?:Az\.?|Aktenzeichen)${SP}*:?${SP}*$|(?:(?:verb\.${SP})?Rs\.|Rechtssache)${SP}$`, 'u');
 const JOINED_PREFIX = new RegExp(String.raw`^${SP}*(?:,|und|sowie|bzw\.|;)${SP}*(?:[-–—]${SP}*)?$`, 'u');
@@ -137,7 +137,8 @@ function normalAktenzeichen(written: string): string {
 }
 
 /** Finds every decision citation in `text`, in order. */
-export function scanCases(text: string, options: CaseScanOptions = {}): CaseCitation[] {
+export function scanCases(written: string, options: CaseScanOptions = {}): CaseCitation[] {
+  const text = flattened(written);
   const out: CaseCitation[] = [];
   let lastEnd = 0;
   ANCHOR.lastIndex = 0;
@@ -149,6 +150,19 @@ export function scanCases(text: string, options: CaseScanOptions = {}): CaseCita
     ANCHOR.lastIndex = lastEnd;
   }
   return out;
+}
+
+/**
+ * The text as the scanner reads it, every offset unchanged (replacements keep the UTF-16 length): a single line break
+ * and a thin space read as a space, a non-breaking hyphen as '-', so that a citation wrapped across lines (PDF text) or
+ * typeset with thin spaces ('VI\u202fZR\u202f496/18', 'C\u2011673/17' from curia) reads as on one line; a blank line
+ * still ends a citation.
+ */
+function flattened(text: string): string {
+  return text.replace(/\r?\n(?:[ \t]*\r?\n)+|\r?\n|[\u2009\u202f\u2010\u2011]/gu, (m) => {
+    if (m === '\u2010' || m === '\u2011') return '-';
+    return m === '\n' || m === '\r\n' || m.length === 1 ? ' '.repeat(m.length) : m;
+  });
 }
 
 /** Builds the citation around one anchor (and any reporter chain continuing it: 'BVerfGE 79, 292 <304>; 89, 1'). */
@@ -257,7 +271,7 @@ function finish(c: CaseCitation): void {
 /** Whether the text holds anything citing a decision: an Aktenzeichen, an ECLI or a reporter citation. */
 export function hasDecisionReference(text: string): boolean {
   ANCHOR.lastIndex = 0;
-  const found = ANCHOR.test(text);
+  const found = ANCHOR.test(flattened(text));
   ANCHOR.lastIndex = 0;
   return found;
 }

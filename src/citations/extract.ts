@@ -3,6 +3,7 @@
 // One caller is the citation check (src/citations/check.ts), the other the importer that turns decisions into edges.
 import { scanCases, type CaseScanOptions } from './cases.ts';
 import { canonicalStatute, scanStatutes } from './statutes.ts';
+import { registryAbbreviation } from '../corpus/law-aliases.ts';
 import type { CaseCitation, Citation, StatuteCitation } from './types.ts';
 
 /** The run's `extraction` object: what was seen, what was dropped and why (api-v1.md, Citation check run). */
@@ -51,7 +52,12 @@ export function extractCitations(text: string, options: CaseScanOptions = {}): E
       literature.push(text.slice(s.start, s.end));
       continue;
     }
-    const context = lawAfter(statuteScan.citations, i, text) ?? lawBefore(statutes, s, text);
+    const named = lawNamedAfter(text, s);
+    if (named?.own) {
+      statutes.push({ ...s, end: named.end, law: named.law, lawText: named.law, canonical: canonicalStatute(s.kind, s.number, s.subdivisions, named.law) });
+      continue;
+    }
+    const context = named ? null : lawAfter(statuteScan.citations, i, text) ?? lawBefore(statutes, s, text);
     if (context) statutes.push({ ...s, law: context, lawFromContext: true, canonical: canonicalStatute(s.kind, s.number, s.subdivisions, context) });
     else drops.withoutLaw.push(text.slice(s.start, s.end));
   }
@@ -98,6 +104,26 @@ const LITERATURE_BEFORE = /(?:a\.\s?a\.\s?O\.|aaO|Aufl\.|(?:1[89]|20)\d\d|Begrü
 const LITERATURE_AFTER = /^\s*(?:[IVX]{1,4}\b\s*\d*\s*)?(?:Anm\.|Rdn\.|Rn\.|Rz\.|Rdnr\.)/u;
 /** How far ahead in the same sentence a provision without a law looks for the law of the next one ('des § 236 anstelle des § 240 SGB V'). */
 const FORWARD_WINDOW = 60;
+/** How far after a provision a law it names is looked for (lawNamedAfter). */
+const LAW_NAMED_WITHIN = 40;
+/** Subdivisions the scanner did not read ('a) und b)', ', Buchst. a , Var. 2 )', 'Teils 3'): nothing but them between a provision and a law. */
+const UNREAD_SUBDIVISIONS = /^(?:[\s,.()]|\d{1,4}[a-z]?|[a-z]\)?|und|oder|bzw|Abs|Satz|S|Nr|Buchst|lit|Alt|Var|Halbs|Hs|Teils|Teilsatz|Ziff|UAbs)*$/u;
+
+/**
+ * A law named in the words right after a provision that the scanner could not attach to it. Past nothing but
+ * subdivisions it did not read ('§ 543 Abs. 2 Satz 1 Nr. 3 a) und b) BGB') it is the provision's own (`own`, up to
+ * `end`); otherwise ('Art. 1 A Nr. 2 GFK', 'Art. 7 der Brüssel-Ia-Verordnung') it only forbids borrowing a law from
+ * the provisions around, which would verify another law's article.
+ */
+function lawNamedAfter(text: string, s: StatuteCitation): { law: string; own: boolean; end: number } | null {
+  const clause = text.slice(s.end, s.end + LAW_NAMED_WITHIN).split(/[;§\n]|\bArt\.|\.\s+\p{Lu}/u)[0];
+  for (const word of clause.matchAll(/\p{Lu}[\p{L}-]*\p{Lu}[\p{L}-]*/gu)) {
+    const law = registryAbbreviation(word[0]);
+    if (law) return { law, own: UNREAD_SUBDIVISIONS.test(clause.slice(0, word.index)), end: s.end + word.index + word[0].length };
+  }
+  const written = /^\s*(?:der|des)\s+(\p{Lu}[^\s,;]*)/u.exec(clause);
+  return written ? { law: written[1], own: false, end: s.end } : null;
+}
 
 /** The written law of the next provision of the same kind, close behind in the same sentence. */
 function lawAfter(scanned: readonly StatuteCitation[], index: number, text: string): string | null {

@@ -22,16 +22,19 @@ function emptyDrops(): StatuteDrops {
 
 // Whitespace inside a citation: spaces and at most one line break (a blank line ends it).
 const S = String.raw`[ \t\u00a0\u2009\u202f]*(?:\r?\n[ \t\u00a0]*)?`;
+// The same, but at least one white-space character: between words, where an empty gap would let a pattern split one
+// long word at every letter and backtrack in polynomial time ('§ 1 AaAaAa…' took seconds).
+const GAP = String.raw`(?=[ \t\u00a0\u2009\u202f\r\n])${S}`;
 const sticky = (source: string) => new RegExp(S + source, 'uy');
 
 const ANCHOR = /§§?|\b(?:Artt?\.|Artikel|Art(?=[ \u00a0]?\d))/gu;
-const UNIT_NUMBER = sticky(String.raw`(\d{1,4})(?:(?!ff?\.)([a-z]{1,2})(?!\p{L})|[ \u00a0]([a-eg-z])(?![\p{L}.\d]))?`);
+const UNIT_NUMBER = sticky(String.raw`(\d{1,4})(?!\d)(?:(?!ff?\.)([a-z]{1,2})(?!\p{L})|[ \u00a0]([a-eg-z])(?![\p{L}.\d]))?`);
 const ROMAN_ABSATZ = sticky(String.raw`([IVX]{1,4})(?![\p{L}\d.-])(?:[ \u00a0](\d{1,2})(?![\d/.,]\d|\p{L}))?`);
 const LABELS: [Subdivision['label'], string][] = [
   ['UAbs.', String.raw`U[Aa]bs\.?|Unterabs\.|Unterabsatz`],
   ['Abs.', String.raw`Abs\.?|Absatz|Absätze|Abss\.`],
   ['Halbsatz', String.raw`Halbs\.?|Halbsatz|Hs\.?|HS\.?|Hbs\.|Eingangshalbs\.|Eingangshalbsatz`],
-  ['Teilsatz', String.raw`Teils\.|Teilsatz`],
+  ['Teilsatz', String.raw`Teils\.|Teilsatz|Teils(?=[ \u00a0]?\d)`],
   ['Fall', String.raw`Fall|Fallgr\.|Fallgruppe`],
   ['Satz', String.raw`Satz|Sätze|S\.|S(?=[ \u00a0]?\d)`],
   ['Nr.', String.raw`Nrn?\.?|Nummern?`],
@@ -53,18 +56,18 @@ const NEXT_ANCHOR = sticky(String.raw`(§§?|Artt?\.|Artikel|Art(?=[ \u00a0]?\d)
 const VERSION = sticky(String.raw`\(?(a\.${S}F\.|aF\.?|n\.${S}F\.|nF\.?|alter${S}Fassung|neuer${S}Fassung|a\.F|n\.F)\)?(?![\p{L}])`);
 const VERSION_DATE = sticky(String.raw`in${S}der${S}(?:bis${S}(?:zum|einschließlich)|ab${S}(?:dem)?|vom|am)?${S}(\d{1,2}\.${S}\d{1,2}\.${S}\d{2,4}|\d{1,2}\.${S}\p{L}+${S}\d{4})${S}geltenden${S}Fassung`);
 
-const CONTRACT = sticky(String.raw`(?:des|der|dieses|jenes|seines|ihres|eines|einer|im|in${S}der)${S}(?:\p{L}+(?:en|er|es)${S})?(\p{L}*(?:[Vv]ertrag(?:e?s)?|[Ss]atzung|[Vv]ereinbarung|[Bb]edingungen|AGB|[Gg]eschäftsordnung|[Vv]ertragsbedingungen|[Pp]olice|[Ll]eistungsverzeichnis))(?!\p{L})`);
+const CONTRACT = sticky(String.raw`(?:des|der|dieses|jenes|seines|ihres|eines|einer|im|in${S}der)${S}(?:\p{L}+(?:en|er|es)${GAP})?(\p{L}*(?:[Vv]ertrag(?:e?s)?|[Ss]atzung|[Vv]ereinbarung|[Bb]edingungen|AGB|[Gg]eschäftsordnung|[Vv]ertragsbedingungen|[Pp]olice|[Ll]eistungsverzeichnis))(?!\p{L})`);
 const GENERIC_NOUN = sticky(String.raw`(?:des|dieses|jenes|der|dieser)${S}(Gesetzes|Gesetzbuchs|Gesetzbuches|Abkommens|Übereinkommens|Verordnung|Richtlinie|Ordnung|Vorschrift|Bestimmung|Regelung|Norm)(?![\p{L}(])(?!${S}\()`);
 // 'des Gesetzes über die Rechtsverhältnisse der Steuerberater ... (StBerG)': a title closed by its abbreviation.
 const TITLED_LAW = sticky(String.raw`${S}(?:über|zur|zum|für|betreffend|vom)[^()§;.]{1,200}?\(([A-ZÄÖÜ][\p{L}-]*[A-ZÄÖÜ][\p{L}]*)\)`);
 // 'des Gesetzes über Gebühren für die Fortführung des Liegenschaftskatasters': the title is the law's name.
 const LAW_TITLE = sticky(String.raw`${S}((?:über|zur|zum|betreffend)${S}[^,;()§.\n]{3,120}?)(?=${S}(?:[,;()]|vom|in${S}der|i\.${S}d\.${S}F\.|$))`);
 const EU_ACT = sticky(String.raw`(?:der${S}|des${S})?((?:Verordnung|VO)${S}\((?:EU|EG|EWG|Euratom)\)${S}(?:Nr\.${S})?\d{1,4}/\d{1,4}|(?:\p{Lu}\p{Ll}+en${S})?(?:Richtlinie|RL)${S}(?:\((?:EU|EG|EWG)\)${S})?(?:Nr\.${S})?\d{2,4}/\d{1,4}(?:/(?:EG|EU|EWG))?)`);
-const NAME_HEAD = String.raw`(?:\p{Lu}\p{Ll}[\p{L}-]*${S}){0,3}\p{Lu}?\p{L}*(?:[Gg]esetz(?:buch)?|[Oo]rdnung|[Vv]ertrag|[Üü]bereinkommen|[Aa]bkommen|[Kk]onvention|[Cc]harta|[Ss]tatut|[Vv]erordnung)(?:e?s|e|n)?(?!\p{L})`;
+const NAME_HEAD = String.raw`(?:\p{Lu}\p{Ll}[\p{L}-]*${GAP}){0,3}\p{Lu}?[\p{L}-]*(?:[Gg]esetz(?:buch)?|[Oo]rdnung|[Vv]ertrag|[Üü]bereinkommen|[Aa]bkommen|[Kk]onvention|[Cc]harta|[Ss]tatut|[Vv]erordnung)(?:e?s|e|n)?(?!\p{L})`;
 const LONG_NAME = sticky(String.raw`(?:(?:des|der|dem|den)${S})?(${NAME_HEAD})`);
 const NAME_TAIL_WORD = sticky(String.raw`(\p{L}+|\(\p{L}+\))`);
 const SGB = sticky(String.raw`(SGB)[ \u00a0-]?(XIV|XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I|\d{1,2})(?![\p{L}\d])`);
-const SPACED_ABBREVIATIONS = sticky(`(${alternation(EU_CATALOGUE.flatMap((a) => [a.abbreviation, ...a.aliases]).filter((a) => /\s/u.test(a)))})(?![\\p{L}\\d])`);
+const SPACED_ABBREVIATIONS = sticky(`(?:(?:der|des)${S})?(${alternation(EU_CATALOGUE.flatMap((a) => [a.abbreviation, ...a.aliases]).filter((a) => /\s/u.test(a)))})(?![\\p{L}\\d])`);
 const ABBREVIATION = sticky(String.raw`(?:(?:des|der)${S}(?=[A-ZÄÖÜ][\p{L}]*[A-ZÄÖÜ]))?((?:\d{1,2}\.${S})?[A-ZÄÖÜ][\p{L}&]*(?:[-/][\p{L}\d]+)*)(?![\p{L}\d])`);
 const STATE_SUFFIX = sticky(String.raw`(NRW|NW|BW|Bln|BE|BY|Bay|RP|RhPf|SH|MV|LSA|SachsAnh|SN|TH|Thür|HE|Hess|NI|Nds|HB|Brem|HH|Hmb|SL|Saar|BB|Bbg|M-V)(?![\p{L}\d])`);
 const LAW_YEAR = sticky(String.raw`((?:19|20)\d\d)(?![\d/.]|${S},${S}\d)`);

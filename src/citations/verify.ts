@@ -128,7 +128,8 @@ const SENTENCE_ABBREVIATIONS = /(?:Abs|Nr|Nrn|S|Art|Buchst|lit|bzw|vgl|z\.\s?B|u
 
 /** Counts the sentences of an Absatz (numbered items do not end a sentence by their dots). */
 function sentenceCount(absatz: string): number {
-  const parts = absatz.split(/(?<=[.;:?!])\s+(?=\p{Lu}|§)/u);
+  // A sentence starts with a capital or §, or with its printed number glued to it ('2Einkünfte': EStG, AO, UStG).
+  const parts = absatz.split(/(?<=[.;:?!])\s+(?=\p{Lu}|§|\d{1,2}\p{Lu})/u);
   let count = 0;
   let carry = '';
   for (const part of parts) {

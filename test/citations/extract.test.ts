@@ -3,6 +3,7 @@
 // raw spans. Rows the extractor gets wrong keep the correct expectation and carry `todo` saying what is wrong.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { extractCitations } from '../../src/citations/extract.ts';
 import type { CaseCitation, StatuteCitation } from '../../src/citations/types.ts';
 
@@ -255,7 +256,39 @@ table('the law taken from the citation before', [
   { text: 'Nach § 535 BGB ist er verpflichtet. Gemäß § 7 Nr. 2 des Mietvertrags musste er renovieren. § 536 Abs. 1 gilt.',
     canonical: ['§ 535 BGB', '§ 536 Abs. 1 BGB'] },
   { text: '§ 536 gilt.', canonical: [] },
+  // A law named right after the provision, though not read, is never replaced by a neighbour's; past subdivisions the
+  // scanner did not read, it is the provision's own.
+  { text: 'Art. 6 DSGVO gilt. Nach Art. 1 A Nr. 2 GFK ist er Flüchtling.', canonical: ['Art. 6 DSGVO'] },
+  { text: 'Nach § 535 BGB gilt. Gemäß § 536 gilt für die WEG das.', canonical: ['§ 535 BGB'] },
+  { text: 'Art. 7 der Brüssel-Ia-Verordnung und Art. 6 DSGVO', canonical: ['Art. 7 Brüssel-Ia-Verordnung', 'Art. 6 DSGVO'] },
+  { text: 'StGB gilt. Mietrückstand gemäß § 543 Abs. 2 Satz 1 Nr. 3 a) und b) BGB.', canonical: ['§ 543 Abs. 2 Satz 1 Nr. 3 BGB'],
+    raw: ['§ 543 Abs. 2 Satz 1 Nr. 3 a) und b) BGB'] },
+  { text: 'Die Kostenentscheidung beruht auf § 197a Abs 1 S 1 Teils 3 SGG iVm § 154 Abs 1 VwGO.',
+    canonical: ['§ 197a Abs. 1 Satz 1 Teilsatz 3 SGG', '§ 154 Abs. 1 VwGO'] },
 ]);
+
+table('EU acts with spaces in their names, after der or des', [
+  { text: 'Art. 6 Abs. 1 der DSGVO, Art. 7 der Brüssel Ia-VO sowie Art. 4 der Rom I-VO',
+    canonical: ['Art. 6 Abs. 1 DSGVO', 'Art. 7 Brüssel Ia-VO', 'Art. 4 Rom I-VO'] },
+  { text: 'Art. 3 Abs. 1 der Rom I-VO, Art. 4 Abs. 1 Rom II-VO', canonical: ['Art. 3 Abs. 1 Rom I-VO', 'Art. 4 Abs. 1 Rom II-VO'] },
+]);
+
+table('numbers too long for a provision', [
+  { text: '§ 823 BGB und § 12345 BGB', canonical: ['§ 823 BGB'] },
+]);
+
+// Patterns whose words may be split anywhere backtrack in polynomial time: a few hundred letters once blocked the server
+// for seconds. Not a speed measurement: a regression would not finish within the limit at all, so the scan runs in a
+// child process that the limit kills (a synchronous regular expression cannot be interrupted in this one).
+test('long runs of letters after a § are scanned in linear time', () => {
+  const script = `import { extractCitations } from ${JSON.stringify(new URL('../../src/citations/extract.ts', import.meta.url).href)};
+    for (const run of ['Aa'.repeat(5000), 'A' + 'a'.repeat(10000), 'en'.repeat(5000)])
+      for (const before of ['§ 1 ', '§ 1 des ', 'Der Kläger stützt den Anspruch im Urteil auf § 1 '])
+        if (extractCitations(before + run + '.').citations.length > 1) process.exit(3);`;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { timeout: 20_000, encoding: 'utf8' });
+  assert.equal(child.signal, null, 'the scan did not finish within 20 s');
+  assert.equal(child.status, 0, child.stderr);
+});
 
 test('law from context is flagged; a written law is not', () => {
   const found = statutes('Nach § 535 BGB ist der Vermieter verpflichtet. Gemäß § 536 ist die Miete gemindert.');
@@ -309,7 +342,20 @@ test('a generic noun as the law, a § without law, a § without number: no citat
 
 // --- Decisions -----------------------------------------------------------------------------------------------------
 
+table('decisions wrapped across lines or typeset with thin spaces and non-breaking hyphens (PDF text, curia)', [
+  { text: 'BGH, Urteil vom 14. Mai 2019 - VI ZR\n496/18', canonical: ['BGH, VI ZR 496/18'], raw: ['BGH, Urteil vom 14. Mai 2019 - VI ZR\n496/18'] },
+  { text: 'OLG München, Beschluss vom\n20.03.2019 - 7 U 123/18', canonical: ['OLG München, 7 U 123/18'] },
+  { text: 'VI\u202fZR\u202f496/18 und VI\u2009ZR\u2009497/18', canonical: ['BGH, VI ZR 496/18', 'BGH, VI ZR 497/18'] },
+  { text: 'NJW 2019,\n2000', canonical: ['NJW 2019, 2000'] },
+  { text: 'EuGH, Urt. v. 1.10.2019, Rs. C\u2011673/17', canonical: ['EuGH, C-673/17'] },
+  // A blank line still ends a citation.
+  { text: 'Der Senat VI ZR\n\n496/18', canonical: [] },
+]);
+
 table('decisions: court, type, date and Aktenzeichen in their spellings', [
+  { text: 'FG Münster, Urteil vom 21.06.2023 - 7 K 2345/21 E.', canonical: ['FG Münster, 7 K 2345/21 E'] },
+  { text: 'EGMR, Urteil vom 4. September 2014 - 140/10 -', canonical: ['EGMR, 140/10'] },
+  { text: 'EGMR, Urt. v. 04.09.2014, Nr. 140/10', canonical: ['EGMR, 140/10'] },
   { text: 'BGH, Urteil vom 14. Januar 2020 - VI ZR 496/18', canonical: ['BGH, VI ZR 496/18'],
     raw: ['BGH, Urteil vom 14. Januar 2020 - VI ZR 496/18'] },
   { text: 'BAG 25. Mai 2016 - 2 AZR 345/15 -', canonical: ['BAG, 2 AZR 345/15'], raw: ['BAG 25. Mai 2016 - 2 AZR 345/15 -'] },

@@ -7,6 +7,11 @@ import assert from 'node:assert/strict';
 import { runCheck, type CheckRun, type Finding } from '../../src/citations/check.ts';
 import { openCorpus } from '../../src/corpus/open.ts';
 import { demoCorpus } from '../helpers/demo-corpus.ts';
+import { buildSmallCorpus } from '../helpers/small-corpus.ts';
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const db = openCorpus(await demoCorpus(), { readonly: true });
 after(() => db.close());
@@ -365,4 +370,21 @@ test('decision findings: citation_date_source is sentence when the citation has 
   assert.deepEqual([dated.evidence.citation_date_source, dated.evidence.citation_date], ['sentence', '2013-10-23']);
   const undated = check('BVerfG 1 BvR 567/21', '2022-01-01').findings[0];
   assert.deepEqual([undated.evidence.citation_date_source, undated.evidence.citation_date], ['none', null]);
+});
+
+test('a Satz is found in law texts that print their sentence numbers (EStG, AO, UStG: "2Einkünfte")', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'juralite-sentences-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  buildSmallCorpus(join(dir, 'corpus.db'));
+  const corpus = new Database(join(dir, 'corpus.db'));
+  t.after(() => corpus.close());
+  corpus.prepare(`INSERT INTO laws (id, abbreviation, title, law_type, jurisdiction, text_available) VALUES ('law-estg', 'EStG', 'EStG', 'Gesetz', 'DE', 1)`).run();
+  corpus.prepare(`INSERT INTO law_units (id, law_id, kind, number, text, position) VALUES ('law-estg-26a', 'law-estg', '§', '26a', ?, 0)`)
+    .run('(1) 1Bei der Einzelveranlagung von Ehegatten sind jedem Ehegatten die von ihm bezogenen Einkünfte zuzurechnen. '
+      + '2Einkünfte eines Ehegatten sind nicht allein deshalb zum Teil dem anderen Ehegatten zuzurechnen, weil dieser bei der '
+      + 'Erzielung der Einkünfte mitgewirkt hat.\n(2) 1Sonderausgaben werden demjenigen Ehegatten zugerechnet, der sie getragen hat.');
+  const run = runCheck(corpus, { id: 'test', text: 'Nach § 26a Abs. 1 Satz 2 EStG und § 26a Abs. 1 Satz 3 EStG sind die Einkünfte zuzurechnen.',
+    reference_date: null, source: 'text', submittedAt: new Date('2024-05-01T10:00:00Z') });
+  assert.deepEqual(run.findings.map((f) => [f.canonical, f.verdict, f.subdivision_check]),
+    [['§ 26a Abs. 1 Satz 2 EStG', 'verified', 'verified'], ['§ 26a Abs. 1 Satz 3 EStG', 'verified', 'not_found']]);
 });
