@@ -1,72 +1,132 @@
+import { dirname } from 'node:path';
 import { openState, type StateDb } from '../accounts/state-db.ts';
 import { createOrganization, createUser, getOrganization, setTwoFactor, verifyUser } from '../accounts/organizations.ts';
-import { createToken, parseAbilities, revokeToken } from '../accounts/tokens.ts';
+import { createToken, parseAbilities, revokeToken, type Ability } from '../accounts/tokens.ts';
 import { balanceOf, grantCredits } from '../accounts/ledger.ts';
 import { PLANS, type Plan } from '../accounts/plans.ts';
 import { loadConfig } from '../config.ts';
+import { requireDatabaseOrNothing, requireDirectoryOf } from './files.ts';
+import { isExecutableDataDir } from './paths.ts';
 import { UsageError, type Flags } from './flags.ts';
 
-/** Administration commands: `org`, `user`, `token`, `credits`. Each prints one JSON object with --json, else prose. */
-export function runAdmin(group: string, action: string | undefined, flags: Flags, statePath: string): unknown {
+/** What an administration command does once its arguments are checked: work on the open state database. */
+type AdminWork = (state: StateDb, now: Date) => unknown;
+
+/**
+ * Administration commands: `org`, `user`, `token`, `credits`. Each prints one JSON object with --json, else prose.
+ * The arguments are checked before the state database is opened. The state database may be made (the organization
+ * comes before the first `serve`), but in an existing directory only, never in one a mistyped --data names; the
+ * executable's own data directory is the exception.
+ */
+export function runAdmin(command: string, words: string[], flags: Flags, statePath: string): unknown {
+  const work = adminWork(command, words, flags);
+  if (!isExecutableDataDir(dirname(statePath))) requireDirectoryOf(statePath, 'state database');
+  requireDatabaseOrNothing(statePath, 'a juralite state database');
   const state = openState(statePath);
   try {
-    return dispatch(state, `${group} ${action ?? ''}`.trim(), flags, new Date());
+    return work(state, new Date());
   } finally {
     state.close();
   }
 }
 
-function dispatch(state: StateDb, command: string, flags: Flags, now: Date): unknown {
+function adminWork(command: string, words: string[], flags: Flags): AdminWork {
   switch (command) {
     case 'org create': {
-      const plan = (flags.plan ?? 'free') as Plan;
-      if (!PLANS.includes(plan)) throw new UsageError(`--plan must be one of ${PLANS.join(', ')}`);
-      return createOrganization(state, { name: required(flags, 'name'), plan, requireTwoFactor: flags['require-2fa'] === true }, now);
+      const input = { name: required(flags, 'name'), plan: planOf(flags), requireTwoFactor: flags['require-2fa'] === true };
+      return (state, now) => createOrganization(state, input, now);
     }
-    case 'user create':
-      return { user: createUser(state, { organizationId: required(flags, 'org'), name: required(flags, 'name'), email: flags.email as string | undefined }, now) };
-    case 'user verify':
-      return { user: verifyUser(state, required(flags, 'user'), now) };
-    case 'user enable-2fa':
-      return { user: setTwoFactor(state, required(flags, 'user'), true) };
+    case 'user create': {
+      const input = { organizationId: required(flags, 'org'), name: required(flags, 'name'), email: optional(flags, 'email') };
+      return (state, now) => ({ user: createUser(state, input, now) });
+    }
+    case 'user verify': {
+      const userId = required(flags, 'user');
+      return (state, now) => ({ user: verifyUser(state, userId, now) });
+    }
+    case 'user enable-2fa': {
+      const userId = required(flags, 'user');
+      return (state) => ({ user: setTwoFactor(state, userId, true) });
+    }
     case 'token create': {
-      const days = flags.days === undefined ? undefined : wholeNumber(flags.days as string, 'days');
-      const { token, record } = createToken(state, {
+      const input = {
         organizationId: required(flags, 'org'),
-        userId: flags.user as string | undefined,
-        abilities: parseAbilities(required(flags, 'abilities')),
-        days,
-        name: flags.name as string | undefined,
-      }, now);
-      return { token, id: record.id, organization_id: record.organization_id, abilities: record.abilities, expires_at: record.expires_at };
+        userId: optional(flags, 'user'),
+        abilities: abilitiesOf(required(flags, 'abilities')),
+        days: flags.days === undefined ? undefined : wholeNumber(flags.days as string, 'days'),
+        name: optional(flags, 'name'),
+      };
+      return (state, now) => {
+        const { token, record } = createToken(state, input, now);
+        return { token, id: record.id, organization_id: record.organization_id, abilities: record.abilities, expires_at: record.expires_at };
+      };
     }
     case 'token revoke': {
-      const id = required(flags, 'id');
-      if (!revokeToken(state, id, now)) throw new UsageError(`no active token ${id}`);
-      return { revoked: id };
+      const id = tokenId(words, flags);
+      return (state, now) => {
+        if (!revokeToken(state, id, now)) throw new Error(`no active token ${id}`);
+        return { revoked: id };
+      };
     }
-    case 'credits show':
-      return { organization_id: required(flags, 'org'), ...balanceOf(state, organizationOrFail(state, flags), loadConfig().plans, now) };
+    case 'credits show': {
+      const id = required(flags, 'org');
+      return (state, now) => ({ organization_id: id, ...balanceOf(state, organizationOrFail(state, id), loadConfig().plans, now) });
+    }
     case 'credits grant': {
-      const organization = organizationOrFail(state, flags);
-      grantCredits(state, organization.id, wholeNumber(required(flags, 'amount'), 'amount'), (flags.note as string) ?? 'granted by an operator', now);
-      return { organization_id: organization.id, ...balanceOf(state, organization, loadConfig().plans, now) };
+      const id = required(flags, 'org');
+      const amount = wholeNumber(required(flags, 'amount'), 'amount');
+      const note = optional(flags, 'note') ?? 'granted by an operator';
+      return (state, now) => {
+        const organization = organizationOrFail(state, id);
+        grantCredits(state, organization.id, amount, note, now);
+        return { organization_id: organization.id, ...balanceOf(state, organization, loadConfig().plans, now) };
+      };
     }
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
 }
 
-function organizationOrFail(state: StateDb, flags: Flags) {
-  const id = required(flags, 'org');
+function planOf(flags: Flags): Plan {
+  const plan = optional(flags, 'plan') ?? 'free';
+  if (!(PLANS as readonly string[]).includes(plan)) throw new UsageError(`--plan must be one of ${PLANS.join(', ')}`);
+  return plan as Plan;
+}
+
+/** `all` in any case, alone or among others, means every ability; other names are parseAbilities' to judge. */
+function abilitiesOf(list: string): Ability[] {
+  const all = list.split(',').some((name) => name.trim().toLowerCase() === 'all');
+  try {
+    return parseAbilities(all ? 'all' : list);
+  } catch (error) {
+    throw new UsageError(`--abilities: ${(error as Error).message}`);
+  }
+}
+
+/** The spec's `token revoke ID`; `--id ID` as well. */
+function tokenId(words: string[], flags: Flags): string {
+  const [word] = words;
+  const flag = optional(flags, 'id');
+  if (word !== undefined && flag !== undefined && word !== flag) throw new UsageError(`two token ids given: ${word} and --id ${flag}`);
+  const id = word ?? flag;
+  if (!id) throw new UsageError('token revoke needs the token\'s ID');
+  return id;
+}
+
+function organizationOrFail(state: StateDb, id: string) {
   const organization = getOrganization(state, id);
-  if (!organization) throw new UsageError(`no organization ${id}`);
+  if (!organization) throw new Error(`no organization ${id}`);
   return organization;
 }
 
-function required(flags: Flags, name: string): string {
+function optional(flags: Flags, name: string): string | undefined {
   const value = flags[name];
-  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  return typeof value === 'string' ? value : undefined;
+}
+
+function required(flags: Flags, name: string): string {
+  const value = optional(flags, name);
+  if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
   return value;
 }
 

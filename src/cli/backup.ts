@@ -3,7 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { betterSqliteBinding } from '../runtime/executable.ts';
-import { UsageError } from './flags.ts';
+import { requireDirectoryOf, requireStateDatabase } from './files.ts';
 
 /**
  * Writes the state database to `destination` with `VACUUM INTO`: one read transaction, so the copy is the state of
@@ -11,9 +11,10 @@ import { UsageError } from './flags.ts';
  * state.db with cp is not safe: committed pages may still sit in state.db-wal.
  */
 export function backupCommand(statePath: string, destination: string): { backup: string; bytes: number } {
-  if (!existsSync(statePath)) throw new UsageError(`no state database at ${statePath}`);
+  requireStateDatabase(statePath);
   const target = resolve(destination);
-  if (existsSync(target)) throw new UsageError(`${target} exists; a backup never overwrites a file`);
+  if (existsSync(target)) throw new Error(`${target} exists; a backup never overwrites a file`);
+  requireDirectoryOf(target, 'backup');
   const db = new Database(statePath, { readonly: true, fileMustExist: true, nativeBinding: betterSqliteBinding() });
   try {
     db.pragma('busy_timeout = 5000');

@@ -10,10 +10,16 @@ import { parseArgs } from '../operations/execute.ts';
 import checkCitations from '../operations/check-citations.ts';
 import { newRunId } from '../checks/runs.ts';
 import { UsageError, type Flags } from './flags.ts';
+import { plainFileError, requireDatabaseOrNothing } from './files.ts';
 
 /** Reads a text file as UTF-8; anything else (a PDF, a DOCX) is refused until it is uploaded through the service. */
 function readTextFile(path: string): string {
-  const bytes = readFileSync(path);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    throw plainFileError(error, `--file ${path}`);
+  }
   const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
   if (bytes.includes(0) || text.includes('\ufffd')) throw invalidArgument('file', 'must be a UTF-8 text or Markdown file');
   return text.replace(/^\ufeff/u, '');
@@ -27,6 +33,7 @@ export function checkCommand(corpusPath: string, flags: Flags): { body: unknown;
   try {
     const text = file !== undefined ? readTextFile(file) : given!;
     const args = parseArgs(checkCitations, { text, reference_date: flags['reference-date'] ?? undefined });
+    requireDatabaseOrNothing(corpusPath, 'a juralite corpus');
     const corpus = openCorpusReadonly(corpusPath);
     if (!corpus) throw backendUnavailable(`No corpus file at ${corpusPath}.`);
     try {
@@ -40,7 +47,6 @@ export function checkCommand(corpusPath: string, flags: Flags): { body: unknown;
     }
   } catch (error) {
     if (error instanceof ApiError) return { body: problemBody(error, config), code: 1 };
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`no such file: ${file}`);
     throw error;
   }
 }

@@ -1,14 +1,32 @@
 /** Command-line flags: `--name value`, `--name=value` and bare `--switch`. Positional words come back in order. */
 export type Flags = Record<string, string | boolean | string[]>;
 
-export class UsageError extends Error {}
+/** A command line juralite does not accept: exit 2, with the usage line of the command when it is known. */
+export class UsageError extends Error {
+  /** The command's usage line (after `juralite `), when the command was recognized. */
+  usage?: string;
+
+  constructor(message: string, usage?: string) {
+    super(message);
+    this.usage = usage;
+  }
+}
 
 /** Flags that take no value. */
 const SWITCHES = new Set(['json', 'require-2fa', 'help', 'version']);
 
+export function isSwitch(name: string): boolean {
+  return SWITCHES.has(name);
+}
+
+/**
+ * A flag that needs a value but has none is kept as `true`: the command checks it (commands.ts), so that a mistyped
+ * flag at the end of the line is reported as unknown rather than as lacking a value.
+ */
 export function parseFlags(argv: string[]): { words: string[]; flags: Flags } {
   const words: string[] = [];
-  const flags: Flags = {};
+  // No prototype: `--__proto__ x` is a flag like any other (and reported as unknown), not a prototype change.
+  const flags: Flags = Object.create(null);
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
     if (!arg.startsWith('--')) {
@@ -21,7 +39,10 @@ export function parseFlags(argv: string[]): { words: string[]; flags: Flags } {
       continue;
     }
     const value = inline ?? argv[index + 1];
-    if (value === undefined || (inline === undefined && value.startsWith('--'))) throw new UsageError(`--${name} needs a value`);
+    if (value === undefined || (inline === undefined && value.startsWith('--'))) {
+      flags[name] = true;
+      continue;
+    }
     if (inline === undefined) index++;
     flags[name] = value;
   }

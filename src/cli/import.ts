@@ -1,7 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { openCorpus } from '../corpus/open.ts';
 import { importPaths, type ImportProgress, type ImportSummary } from '../ingest/import-paths.ts';
+import { plainFileError, requireDatabaseOrNothing } from './files.ts';
 
 /** A one-line progress display on a terminal (stderr); nothing when stderr is not a terminal. */
 function progressLine(): ((progress: ImportProgress) => void) | undefined {
@@ -18,10 +19,17 @@ function progressLine(): ((progress: ImportProgress) => void) | undefined {
 
 /**
  * `juralite import --db CORPUS PATH...`: imports files, folders and archives; prints the summary. Exit 0 unless
- * nothing could be imported.
+ * nothing could be imported. A mistyped PATH or CORPUS is refused before the corpus is made or opened.
  */
 export async function importCommand(corpusPath: string, paths: string[]): Promise<{ summary: ImportSummary; code: number }> {
-  mkdirSync(dirname(corpusPath), { recursive: true });
+  const missing = paths.filter((path) => !existsSync(path));
+  if (missing.length > 0) throw new Error(`nothing imported: no such file or directory: ${missing.join(', ')}`);
+  requireDatabaseOrNothing(corpusPath, 'a juralite corpus');
+  try {
+    mkdirSync(dirname(corpusPath), { recursive: true });
+  } catch (error) {
+    throw plainFileError(error, `the corpus's directory ${dirname(corpusPath)}`);
+  }
   const db = openCorpus(corpusPath);
   try {
     const onProgress = progressLine();

@@ -1,8 +1,9 @@
 import { RELEASE } from '../config.ts';
 import { runAdmin } from './admin.ts';
-import { parseFlags, UsageError } from './flags.ts';
+import { COMMANDS, commandLine, type CommandLine } from './commands.ts';
+import { parseFlags, UsageError, type Flags } from './flags.ts';
 import { dataPaths } from './paths.ts';
-import { serve } from './serve.ts';
+import { listenAddress, serve } from './serve.ts';
 import { mcpCommand } from '../mcp/command.ts';
 import { describeSummary, importCommand } from './import.ts';
 import { checkCommand } from './check.ts';
@@ -12,19 +13,7 @@ import { IS_EXECUTABLE } from '../runtime/executable.ts';
 const USAGE = `juralite ${RELEASE}: legal research over German decisions and statutes
 
 Usage:
-  juralite serve [--db CORPUS] [--state STATE] [--data DIR] [--host 127.0.0.1] [--port 8080]
-  juralite import --db CORPUS PATH...
-  juralite check --db CORPUS (--file PATH | --text STRING) [--reference-date YYYY-MM-DD]
-  juralite org create --name N [--plan free|starter|professional|enterprise] [--require-2fa]
-  juralite user create --org ID --name N [--email E]
-  juralite user verify --user ID
-  juralite user enable-2fa --user ID
-  juralite token create --org ID [--user ID] --abilities a,b|all [--days N] [--name N]
-  juralite token revoke --id ID
-  juralite credits show --org ID
-  juralite credits grant --org ID --amount N [--note TEXT]
-  juralite mcp [--data DIR] [--db CORPUS] [--state STATE]   (token from $JURALITE_TOKEN; stdio)
-  juralite backup [--data DIR] [--state STATE] DEST          (a consistent copy of the state, also while serving)
+${Object.values(COMMANDS).map(({ usage }) => `  juralite ${usage}`).join('\n')}
   juralite --version
 
 Administration commands take --state PATH (default DATA/state.db) and print one JSON object with --json.
@@ -40,37 +29,38 @@ function print(result: unknown, json: boolean): void {
   console.log(JSON.stringify(result, null, 2));
 }
 
+/** The exit code, or -1 for a command that keeps running (serve). Usage errors are thrown before any file is touched. */
 export async function main(argv: string[]): Promise<number> {
   const { words, flags } = parseFlags(argv);
-  const [command, action] = words;
   if (flags.version) {
     console.log(RELEASE);
     return 0;
   }
-  if (!command || flags.help) {
+  if (words.length === 0 || flags.help) {
     console.log(USAGE);
-    return command || flags.help ? 0 : 2;
+    return flags.help ? 0 : 2;
   }
+  const command = commandLine(words, flags);
+  try {
+    return await runCommand(command, flags);
+  } catch (error) {
+    // A usage error found by the command itself (a required flag, a bad value) shows the command's usage line too.
+    if (error instanceof UsageError) throw new UsageError(error.message, command.spec.usage);
+    throw error;
+  }
+}
+
+async function runCommand({ name, words }: CommandLine, flags: Flags): Promise<number> {
   const paths = dataPaths(flags as { data?: string; db?: string; state?: string });
-  switch (command) {
+  switch (name) {
     case 'serve':
       // With no --db, a missing corpus is built from the demo fixtures (npm start on a fresh clone); the executable
       // ships its corpus beside it instead.
-      await serve({
-        ...paths, host: (flags.host as string) ?? '127.0.0.1', port: Number(flags.port ?? 8080), demo: flags.db === undefined && !IS_EXECUTABLE,
-      });
+      await serve({ ...paths, ...listenAddress(flags), demo: flags.db === undefined && !IS_EXECUTABLE });
       return -1; // keeps running
-    case 'org':
-    case 'user':
-    case 'token':
-    case 'credits':
-      print(runAdmin(command, action, flags, paths.statePath), flags.json === true);
-      return 0;
     case 'import': {
-      const sources = words.slice(1);
-      if (sources.length === 0) throw new UsageError('import needs at least one PATH');
       const started = performance.now();
-      const { summary, code } = await importCommand(paths.corpusPath, sources);
+      const { summary, code } = await importCommand(paths.corpusPath, words);
       console.log(flags.json ? JSON.stringify(summary) : describeSummary(summary, (performance.now() - started) / 1000));
       return code;
     }
@@ -82,23 +72,24 @@ export async function main(argv: string[]): Promise<number> {
     case 'mcp':
       await mcpCommand(paths);
       return 0;
-    case 'backup': {
-      if (words.length !== 2) throw new UsageError('backup needs exactly one DEST');
-      print(backupCommand(paths.statePath, words[1]), flags.json === true);
+    case 'backup':
+      print(backupCommand(paths.statePath, words[0]), flags.json === true);
       return 0;
-    }
     default:
-      throw new UsageError(`unknown command "${command}"`);
+      print(runAdmin(name, words, flags, paths.statePath), flags.json === true);
+      return 0;
   }
 }
 
+/** bin/juralite: runs the command line and sets the exit code (2: usage error, 1: the command failed). */
 export async function run(argv: string[]): Promise<void> {
   try {
     const code = await main(argv);
     if (code >= 0) process.exitCode = code;
   } catch (error) {
     if (error instanceof UsageError) {
-      console.error(`juralite: ${error.message}\n\n${USAGE}`);
+      const hint = error.usage ? `usage: juralite ${error.usage}` : 'run juralite --help for the usage';
+      console.error(`juralite: ${error.message}\n${hint}`);
       process.exitCode = 2;
       return;
     }

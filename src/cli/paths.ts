@@ -31,3 +31,12 @@ export function dataPaths(flags: { data?: string; db?: string; state?: string },
     statePath: resolve(flags.state ?? join(dataDir, 'state.db')),
   };
 }
+
+/**
+ * Whether `dir` is the standalone executable's own data directory (data/ beside it, a fixed place): any command may
+ * make it on first use, so the organization can be made before the first start. A missing directory elsewhere is a
+ * mistyped --data or --state.
+ */
+export function isExecutableDataDir(dir: string, executable = IS_EXECUTABLE): boolean {
+  return executable && resolve(dir) === resolve(defaultLocations(true).dataDir);
+}

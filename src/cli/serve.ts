@@ -1,4 +1,5 @@
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { lookup } from 'node:dns/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeSummary, importCommand } from './import.ts';
@@ -8,6 +9,8 @@ import { loadConfig } from '../config.ts';
 import { createOrganization } from '../accounts/organizations.ts';
 import { ABILITIES, createToken } from '../accounts/tokens.ts';
 import type { StateDb } from '../accounts/state-db.ts';
+import { UsageError, type Flags } from './flags.ts';
+import { requireDatabaseOrNothing, requireNoFileAt } from './files.ts';
 
 /**
  * On the first start against an empty state database: a local organization and an all-abilities token, printed once
@@ -42,7 +45,45 @@ async function buildDemoCorpus(corpusPath: string): Promise<void> {
   console.log(describeSummary(summary, (performance.now() - started) / 1000));
 }
 
+/** --host and --port, checked before anything is built or opened. */
+export function listenAddress(flags: Flags): { host: string; port: number } {
+  const host = ((flags.host as string | undefined) ?? '127.0.0.1').trim();
+  if (host === '') throw new UsageError('--host must not be empty');
+  const port = (flags.port as string | undefined) ?? '8080';
+  if (!/^\d{1,5}$/u.test(port) || Number(port) > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535, not "${port}"`);
+  return { host, port: Number(port) };
+}
+
+/** The data files serve makes on a first start must not collide with a file or database of another kind. */
+function checkDataFiles(options: { corpusPath: string; statePath: string; dataDir: string }): void {
+  requireNoFileAt(options.dataDir, 'the data directory');
+  requireDatabaseOrNothing(options.statePath, 'a juralite state database');
+  requireDatabaseOrNothing(options.corpusPath, 'a juralite corpus');
+}
+
+/** A --host that names no address is refused before a corpus is built or an account created. */
+async function requireKnownHost(host: string): Promise<void> {
+  try {
+    await lookup(host);
+  } catch {
+    throw new Error(`cannot listen: --host ${host} is no address (the name does not resolve)`);
+  }
+}
+
+/** Plain words for the usual reasons a server cannot listen. */
+function listenError(error: unknown, host: string, port: number): Error {
+  const reasons = new Map([
+    ['EADDRINUSE', `port ${port} on ${host} is in use (another juralite?); choose another with --port`],
+    ['EACCES', `port ${port} needs privileges this user lacks; choose one from 1024 with --port`],
+    ['EADDRNOTAVAIL', `--host ${host} is not an address of this machine`],
+  ]);
+  const reason = reasons.get((error as NodeJS.ErrnoException).code ?? '');
+  return reason ? new Error(`cannot listen: ${reason}`) : error as Error;
+}
+
 export async function serve(options: { corpusPath: string; statePath: string; dataDir: string; host: string; port: number; demo: boolean }) {
+  checkDataFiles(options);
+  await requireKnownHost(options.host);
   if (options.demo) await buildDemoCorpus(options.corpusPath);
   if (existsSync(options.corpusPath) && corpusNeedsUpgrade(options.corpusPath)) {
     console.log(`juralite: upgrading ${options.corpusPath} to this release (citation graph, search indexes and vectors; `
@@ -51,8 +92,14 @@ export async function serve(options: { corpusPath: string; statePath: string; da
   }
   const services = openServices({ ...options, config: loadConfig(process.env, options) });
   bootstrapLocalAccount(services.state, options.dataDir);
-  if (!services.corpus) console.warn(`juralite: no corpus at ${options.corpusPath}; corpus operations answer 503 until one is there`);
-  const { server, url } = await listen(services, options.host, options.port);
+  if (!services.corpus) {
+    console.warn(`juralite: no corpus at ${options.corpusPath}; corpus operations answer 503 until one is placed there and `
+      + `the service restarted (or build one: juralite import --db ${options.corpusPath} SOURCES)`);
+  }
+  const { server, url } = await listen(services, options.host, options.port).catch((error: unknown) => {
+    closeServices(services);
+    throw listenError(error, options.host, options.port);
+  });
   console.log(`juralite: serving ${url}/api/v1 (OpenAPI: ${url}/api/v1/openapi.json)`);
   const stop = () => server.close(() => {
     closeServices(services);

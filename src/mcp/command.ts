@@ -1,23 +1,36 @@
+import type { Readable, Writable } from 'node:stream';
 import { closeServices, openServices } from '../server.ts';
 import { loadConfig } from '../config.ts';
+import { requireDatabaseOrNothing, requireStateDatabase } from '../cli/files.ts';
 import { mcpTokenFromEnv, runStdioServer } from './stdio.ts';
 
 /**
  * `juralite mcp`: the stdio MCP server on the data files, acting with $JURALITE_TOKEN, until the client disconnects.
- * stdout carries only JSON-RPC; notes go to stderr. A missing or refused token is an error before anything is served.
+ * stdout carries only JSON-RPC; notes go to stderr. A missing or refused token, or a state database that is not there
+ * (a mistyped --data or --state), is an error before anything is served.
  *
  * @example case 'mcp': await mcpCommand(paths); return 0;
  */
 export async function mcpCommand(
   paths: { corpusPath: string; statePath: string },
-  options: { env?: NodeJS.ProcessEnv; clock?: () => Date } = {},
+  options: { env?: NodeJS.ProcessEnv; clock?: () => Date; stdin?: Readable; stdout?: Writable } = {},
 ): Promise<void> {
   const env = options.env ?? process.env;
   const token = mcpTokenFromEnv(env);
+  requireStateDatabase(paths.statePath);
+  requireDatabaseOrNothing(paths.corpusPath, 'a juralite corpus');
   const services = openServices({ ...paths, config: loadConfig(env), clock: options.clock });
   try {
-    if (!services.corpus) console.error(`juralite: no corpus at ${paths.corpusPath}; corpus tools answer 503 until one is there`);
-    await runStdioServer(services, token);
+    if (!services.corpus) {
+      console.error(`juralite: no corpus at ${paths.corpusPath}; corpus tools answer 503 until one is placed there and `
+        + 'juralite mcp started again');
+    }
+    const stdin = options.stdin ?? process.stdin;
+    // Someone who starts it in a terminal sees it wait, not hang; a client's pipe is no terminal.
+    if ((stdin as { isTTY?: boolean }).isTTY) {
+      console.error('juralite mcp: serving MCP on stdin/stdout; waiting for a client (Ctrl-D to end)');
+    }
+    await runStdioServer(services, token, { stdin, stdout: options.stdout });
   } finally {
     closeServices(services);
   }

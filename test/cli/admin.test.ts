@@ -5,6 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ABILITIES } from '../../src/accounts/tokens.ts';
 
 const BIN = new URL('../../bin/juralite', import.meta.url).pathname;
 const juralite = (args: string[]) => JSON.parse(execFileSync(process.execPath, [BIN, ...args, '--json'], { encoding: 'utf8' }));
@@ -39,6 +40,21 @@ test('org, user, token and credits commands print one JSON object each', () => {
     assert.match(token.token, /^jl_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
     assert.deepEqual(token.abilities, ['read', 'search']);
     assert.deepEqual(juralite(['token', 'revoke', '--id', token.id, ...state]), { revoked: token.id });
+  } finally {
+    rmSync(data, { recursive: true, force: true });
+  }
+});
+
+test('token revoke takes the id as the spec writes it, `token revoke ID`, and --abilities takes `all` in any case and among others', () => {
+  const data = mkdtempSync(join(tmpdir(), 'juralite-cli-'));
+  try {
+    const state = ['--state', join(data, 'state.db')];
+    const org = juralite(['org', 'create', '--name', 'Kanzlei', ...state]).organization.id;
+    for (const abilities of ['ALL', 'All', 'all,search', 'read, ALL']) {
+      const token = juralite(['token', 'create', '--org', org, '--abilities', abilities, ...state]);
+      assert.deepEqual(token.abilities, [...ABILITIES], abilities);
+      assert.deepEqual(juralite(['token', 'revoke', token.id, ...state]), { revoked: token.id });
+    }
   } finally {
     rmSync(data, { recursive: true, force: true });
   }

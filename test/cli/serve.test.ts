@@ -1,41 +1,88 @@
 /** `juralite serve` with no configuration, as `npm start` runs it: demo corpus, local account, token file. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const BIN = new URL('../../bin/juralite', import.meta.url).pathname;
 
+/** `juralite serve ARGS` in a child process, once it serves: its URL and all it printed until then. */
+async function startServe(args: string[]): Promise<{ child: ChildProcess; url: string; output: string }> {
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "serving" line:\n${output}`)), 30_000);
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+      const match = /serving (http:\/\/\S+)\/api\/v1/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.stderr!.on('data', (chunk) => { output += chunk; });
+  }).catch((error: unknown) => {
+    child.kill('SIGTERM');
+    throw error;
+  });
+  return { child, url, output };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
+}
+
 test('first start builds the demo corpus, creates a local token (0600) and serves', async () => {
   const data = mkdtempSync(join(tmpdir(), 'juralite-serve-'));
-  const child = spawn(process.execPath, [BIN, 'serve', '--data', join(data, 'fresh'), '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   try {
-    let output = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no "serving" line:\n${output}`)), 30_000);
-      child.stdout.on('data', (chunk) => {
-        output += chunk;
-        const match = /serving (http:\/\/\S+)\/api\/v1/.exec(output);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]);
-        }
-      });
-      child.stderr.on('data', (chunk) => { output += chunk; });
-    });
-    const tokenFile = join(data, 'fresh', 'token.txt');
-    assert.equal(statSync(tokenFile).mode & 0o777, 0o600);
-    const token = readFileSync(tokenFile, 'utf8').trim();
-    assert.ok(output.includes(token), 'the token is printed once on first start');
-    const reply = await fetch(`${url}/api/v1/corpus/coverage`, { headers: { authorization: `Bearer ${token}` } });
-    assert.equal(reply.status, 200);
-    const body = await reply.json() as { total_decisions: { value: number } };
-    assert.ok(body.total_decisions.value >= 40, `demo corpus holds ${body.total_decisions.value} decisions`);
+    const { child, url, output } = await startServe(['--data', join(data, 'fresh'), '--port', '0']);
+    try {
+      const tokenFile = join(data, 'fresh', 'token.txt');
+      assert.equal(statSync(tokenFile).mode & 0o777, 0o600);
+      const token = readFileSync(tokenFile, 'utf8').trim();
+      assert.ok(output.includes(token), 'the token is printed once on first start');
+      const reply = await fetch(`${url}/api/v1/corpus/coverage`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(reply.status, 200);
+      const body = await reply.json() as { total_decisions: { value: number } };
+      assert.ok(body.total_decisions.value >= 40, `demo corpus holds ${body.total_decisions.value} decisions`);
+    } finally {
+      await stop(child);
+    }
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
+    rmSync(data, { recursive: true, force: true });
+  }
+});
+
+test('serve --db of a missing file says that a corpus placed there needs a restart, and how to build one', async () => {
+  const data = mkdtempSync(join(tmpdir(), 'juralite-serve-'));
+  try {
+    const corpus = join(data, 'missing.db');
+    const { child, output } = await startServe(['--data', data, '--db', corpus, '--port', '0']);
+    await stop(child);
+    assert.ok(output.includes(`no corpus at ${corpus}; corpus operations answer 503 until one is placed there and the service `
+      + `restarted (or build one: juralite import --db ${corpus} SOURCES)`), output);
+  } finally {
+    rmSync(data, { recursive: true, force: true });
+  }
+});
+
+test('serve on a port in use says so in plain words and exits', async () => {
+  const data = mkdtempSync(join(tmpdir(), 'juralite-serve-'));
+  const blocker = createServer();
+  await new Promise<void>((resolve) => blocker.listen(18532, '127.0.0.1', resolve));
+  try {
+    const args = ['serve', '--data', data, '--db', join(data, 'missing.db'), '--port', '18532'];
+    const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 30_000 });
+    assert.equal(result.status, 1, result.stderr);
+    assert.match(result.stderr, /^juralite: cannot listen: port 18532 on 127\.0\.0\.1 is in use/m);
+    assert.doesNotMatch(result.stderr, /EADDRINUSE/);
+  } finally {
+    blocker.close();
     rmSync(data, { recursive: true, force: true });
   }
 });

@@ -125,14 +125,15 @@ test('backup never overwrites or escapes its destination; serve with hostile fla
   assert.equal(made.code, 0, made.stderr);
   writeFileSync(join(dir, 'not-a-database.db'), 'just text, no SQLite');
   for (const flags of [['--port', 'abc'], ['--port', '70000'], ['--host', '999.1.1.1'], ['--db', join(dir, 'not-a-database.db')], ['--db', dir]]) {
-    const child = spawn(process.execPath, [BIN, 'serve', '--state', join(dir, 'serve-state.db'), '--db', corpus, '--port', '0', ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'serve', '--data', join(dir, 'serve-data'), '--state', join(dir, 'serve-state.db'), '--db', corpus, '--port', '0', ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk) => { stderr += chunk; });
     // A hang guard only: a server that starts despite the flag is killed, and the exit code below fails the test.
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     clearTimeout(timer);
-    assert.equal(code, 1, `${flags.join(' ')}: ${stderr}`);
+    // A port that is no port is a usage error (2), found before any work; the others fail while starting (1).
+    assert.equal(code, flags[0] === '--port' ? 2 : 1, `${flags.join(' ')}: ${stderr}`);
     assert.match(stderr, /juralite: /, flags.join(' '));
     assert.doesNotMatch(stderr, /\n\s+at /, `${flags.join(' ')}: a stack trace`);
   }

@@ -1,0 +1,101 @@
+// Every command line juralite accepts, in one table: the usage text is printed from it, and a command line is checked
+// against it (command, action, flags, words) before any file is opened or created.
+import { isSwitch, UsageError, type Flags } from './flags.ts';
+
+export interface CommandSpec {
+  /** The usage line, after `juralite `. */
+  usage: string;
+  /** The flags it takes (--help and --version are answered before any command). */
+  flags: readonly string[];
+  /** The words after the command (import's PATHs, backup's DEST, token revoke's ID); none when absent. */
+  words?: { name: string; min: number; max: number };
+}
+
+/** Where the files are. Every command takes all three, so that a script can pass the same locations to each. */
+const LOCATIONS = ['data', 'db', 'state'];
+/** A command that prints a result prints it as one JSON object with --json. */
+const RESULT = [...LOCATIONS, 'json'];
+
+/** Keyed by command, or by `group action` for the administration commands. */
+export const COMMANDS: Record<string, CommandSpec> = {
+  serve: {
+    usage: 'serve [--db CORPUS] [--state STATE] [--data DIR] [--host 127.0.0.1] [--port 8080]',
+    flags: [...LOCATIONS, 'host', 'port'],
+  },
+  import: { usage: 'import --db CORPUS PATH...', flags: RESULT, words: { name: 'PATH', min: 1, max: Infinity } },
+  check: {
+    usage: 'check --db CORPUS (--file PATH | --text STRING) [--reference-date YYYY-MM-DD]',
+    flags: [...RESULT, 'file', 'text', 'reference-date'],
+  },
+  'org create': {
+    usage: 'org create --name N [--plan free|starter|professional|enterprise] [--require-2fa]',
+    flags: [...RESULT, 'name', 'plan', 'require-2fa'],
+  },
+  'user create': { usage: 'user create --org ID --name N [--email E]', flags: [...RESULT, 'org', 'name', 'email'] },
+  'user verify': { usage: 'user verify --user ID', flags: [...RESULT, 'user'] },
+  'user enable-2fa': { usage: 'user enable-2fa --user ID', flags: [...RESULT, 'user'] },
+  'token create': {
+    usage: 'token create --org ID [--user ID] --abilities a,b|all [--days N] [--name N]',
+    flags: [...RESULT, 'org', 'user', 'abilities', 'days', 'name'],
+  },
+  'token revoke': { usage: 'token revoke (ID | --id ID)', flags: [...RESULT, 'id'], words: { name: 'ID', min: 0, max: 1 } },
+  'credits show': { usage: 'credits show --org ID', flags: [...RESULT, 'org'] },
+  'credits grant': { usage: 'credits grant --org ID --amount N [--note TEXT]', flags: [...RESULT, 'org', 'amount', 'note'] },
+  mcp: { usage: 'mcp [--data DIR] [--db CORPUS] [--state STATE]   (token from $JURALITE_TOKEN; stdio)', flags: LOCATIONS },
+  backup: {
+    usage: 'backup [--data DIR] [--state STATE] DEST          (a consistent copy of the state, also while serving)',
+    flags: RESULT,
+    words: { name: 'DEST', min: 1, max: 1 },
+  },
+};
+
+export interface CommandLine {
+  /** The key in COMMANDS: `serve`, `token revoke`, ... */
+  name: string;
+  spec: CommandSpec;
+  /** The words after the command. */
+  words: string[];
+}
+
+/**
+ * The command a command line names, checked against its spec: a usage error (with the command's usage line once the
+ * command is known) for an unknown command or action, an unknown flag, a flag without its value, or missing or extra
+ * words.
+ *
+ * @example const { name, words } = commandLine(['token', 'revoke', 'ID'], flags);
+ */
+export function commandLine(words: string[], flags: Flags): CommandLine {
+  const command = resolveCommand(words);
+  checkFlags(command, flags);
+  checkWords(command);
+  return command;
+}
+
+function resolveCommand(words: string[]): CommandLine {
+  const [first, action] = words;
+  // Only a group's name with its action names an administration command, never one word holding a space.
+  if (!first.includes(' ') && Object.hasOwn(COMMANDS, first)) return { name: first, spec: COMMANDS[first], words: words.slice(1) };
+  const actions = Object.keys(COMMANDS).filter((name) => name.startsWith(`${first} `)).map((name) => name.slice(first.length + 1));
+  if (actions.length === 0) throw new UsageError(`unknown command "${first}"`);
+  const choices = actions.length === 1 ? actions[0] : `${actions.slice(0, -1).join(', ')} or ${actions.at(-1)}`;
+  if (action === undefined) throw new UsageError(`${first} needs an action: ${choices}`);
+  if (!actions.includes(action)) throw new UsageError(`unknown action "${action}" for ${first}; choose ${choices}`);
+  const name = `${first} ${action}`;
+  return { name, spec: COMMANDS[name], words: words.slice(2) };
+}
+
+function checkFlags({ name, spec }: CommandLine, flags: Flags): void {
+  const given = Object.keys(flags);
+  const unknown = given.find((flag) => !spec.flags.includes(flag));
+  if (unknown !== undefined) throw new UsageError(`unknown flag --${unknown} for "${name}"`, spec.usage);
+  const valueless = given.find((flag) => !isSwitch(flag) && typeof flags[flag] !== 'string');
+  if (valueless !== undefined) throw new UsageError(`--${valueless} needs a value`, spec.usage);
+}
+
+function checkWords({ name, spec, words }: CommandLine): void {
+  const { name: word, min, max } = spec.words ?? { name: '', min: 0, max: 0 };
+  if (words.length < min) {
+    throw new UsageError(`${name} needs ${max === Infinity ? `at least one ${word}` : word}`, spec.usage);
+  }
+  if (words.length > max) throw new UsageError(`unexpected argument "${words[max]}" for "${name}"`, spec.usage);
+}
