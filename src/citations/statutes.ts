@@ -29,6 +29,8 @@ const sticky = (source: string) => new RegExp(S + source, 'uy');
 
 const ANCHOR = /§§?|\b(?:Artt?\.|Artikel|Art(?=[ \u00a0]?\d))/gu;
 const UNIT_NUMBER = sticky(String.raw`(\d{1,4})(?!\d)(?:(?!ff?\.)([a-z]{1,2})(?!\p{L})|[ \u00a0]([a-eg-z])(?![\p{L}.\d]))?`);
+// 'Art. 229 § 5 EGBGB': a § inside an article (introductory and omnibus acts) belongs to the unit's number.
+const ARTICLE_SECTION = sticky(String.raw`§${S}(\d{1,4}[a-z]{0,2})(?![\p{L}\d])`);
 const ROMAN_ABSATZ = sticky(String.raw`([IVX]{1,4})(?![\p{L}\d.-])(?:[ \u00a0](\d{1,2})(?![\d/.,]\d|\p{L}))?`);
 const LABELS: [Subdivision['label'], string][] = [
   ['UAbs.', String.raw`U[Aa]bs\.?|Unterabs\.|Unterabsatz`],
@@ -327,7 +329,12 @@ function scanChain(text: string, start: number, mark: string, out: StatuteCitati
       start: itemStart ?? num.index + (num[0].length - num[0].trimStart().length),
       end: UNIT_NUMBER.lastIndex, kind, number: num[1] + (num[2] ?? num[3] ?? ''), subdivisions: [], stacked: 0,
     };
-    p = parseSubdivisions(text, UNIT_NUMBER.lastIndex, item, plural);
+    const section = kind === 'Art.' ? at(ARTICLE_SECTION, text, item.end) : null;
+    if (section) {
+      item.number += ` § ${section[1]}`;
+      item.end = ARTICLE_SECTION.lastIndex;
+    }
+    p = parseSubdivisions(text, item.end, item, plural);
     const range = at(RANGE, text, p);
     if (range) p = RANGE.lastIndex;
     if (at(FOLLOWING, text, p)) p = FOLLOWING.lastIndex;

@@ -273,6 +273,11 @@ table('EU acts with spaces in their names, after der or des', [
   { text: 'Art. 3 Abs. 1 der Rom I-VO, Art. 4 Abs. 1 Rom II-VO', canonical: ['Art. 3 Abs. 1 Rom I-VO', 'Art. 4 Abs. 1 Rom II-VO'] },
 ]);
 
+table('a § inside an article is part of its number (introductory acts)', [
+  { text: 'Art. 229 § 5 Satz 1 EGBGB', canonical: ['Art. 229 § 5 Satz 1 EGBGB'], raw: ['Art. 229 § 5 Satz 1 EGBGB'] },
+  { text: 'Art. 246a § 1 Abs. 2 EGBGB', canonical: ['Art. 246a § 1 Abs. 2 EGBGB'] },
+]);
+
 table('numbers too long for a provision', [
   { text: '§ 823 BGB und § 12345 BGB', canonical: ['§ 823 BGB'] },
 ]);
