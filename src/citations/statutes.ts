@@ -31,6 +31,7 @@ const ANCHOR = /§§?|\b(?:Artt?\.|Artikel|Art(?=[ \u00a0]?\d))/gu;
 const UNIT_NUMBER = sticky(String.raw`(\d{1,4})(?!\d)(?:(?!ff?\.)([a-z]{1,2})(?!\p{L})|[ \u00a0]([a-eg-z])(?![\p{L}.\d]))?`);
 // 'Art. 229 § 5 EGBGB': a § inside an article (introductory and omnibus acts) belongs to the unit's number.
 const ARTICLE_SECTION = sticky(String.raw`§${S}(\d{1,4}[a-z]{0,2})(?![\p{L}\d])`);
+const ROMAN_SIBLING = sticky(String.raw`(?:,|und|oder|sowie|bzw\.)`);
 const ROMAN_ABSATZ = sticky(String.raw`([IVX]{1,4})(?![\p{L}\d.-])(?:[ \u00a0](\d{1,2})(?![\d/.,]\d|\p{L}))?`);
 const LABELS: [Subdivision['label'], string][] = [
   ['UAbs.', String.raw`U[Aa]bs\.?|Unterabs\.|Unterabsatz`],
@@ -128,6 +129,11 @@ function parseSubdivisions(text: string, pos: number, item: Item, plural: boolea
     item.subdivisions.push({ label: 'Abs.', value: String(romanToNumber(roman[1])) });
     if (roman[2]) item.subdivisions.push({ label: 'Satz', value: roman[2] });
     p = ROMAN_ABSATZ.lastIndex;
+    // '§§ 280 I, III, 281 I 1 BGB': further Absätze of the same provision, stacked.
+    while (at(ROMAN_SIBLING, text, p) && at(ROMAN_ABSATZ, text, ROMAN_SIBLING.lastIndex)) {
+      item.stacked++;
+      p = ROMAN_ABSATZ.lastIndex;
+    }
   }
   for (;;) {
     let m = at(SUBDIVISION, text, p);

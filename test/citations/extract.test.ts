@@ -102,6 +102,9 @@ table('Roman Absatz numerals', [
   { text: 'Art. 101 I 2 GG', canonical: ['Art. 101 Abs. 1 Satz 2 GG'] },
   { text: '§§ 280 I, 281 I 1 BGB', canonical: ['§ 280 Abs. 1 BGB', '§ 281 Abs. 1 Satz 1 BGB'] },
   { text: '§ 823 II BGB i.V.m. § 263 StGB', canonical: ['§ 823 Abs. 2 BGB', '§ 263 StGB'] },
+  // Further Absätze of one provision are stacked onto it; the chain goes on.
+  { text: '§§ 280 I, III, 281 I 1 BGB', canonical: ['§ 280 Abs. 1 BGB', '§ 281 Abs. 1 Satz 1 BGB'], raw: ['§§ 280 I, III', '281 I 1 BGB'] },
+  { text: '§ 823 I, II BGB', canonical: ['§ 823 Abs. 1 BGB'] },
 ]);
 
 table('unit numbers with letters', [
