@@ -54,7 +54,8 @@ export function extractCitations(text: string, options: CaseScanOptions = {}): E
     }
     const named = lawNamedAfter(text, s);
     if (named?.own) {
-      statutes.push({ ...s, end: named.end, law: named.law, lawText: named.law, canonical: canonicalStatute(s.kind, s.number, s.subdivisions, named.law) });
+      const canonical = canonicalStatute(s.kind, s.number, s.subdivisions, named.law);
+      statutes.push({ ...s, end: named.end, law: named.law, lawText: named.law, canonical });
       continue;
     }
     const context = named ? null : lawAfter(statuteScan.citations, i, text) ?? lawBefore(statutes, s, text);
@@ -106,7 +107,7 @@ const LITERATURE_AFTER = /^\s*(?:[IVX]{1,4}\b\s*\d*\s*)?(?:Anm\.|Rdn\.|Rn\.|Rz\.
 const FORWARD_WINDOW = 60;
 /** How far after a provision a law it names is looked for (lawNamedAfter). */
 const LAW_NAMED_WITHIN = 40;
-/** Subdivisions the scanner did not read ('a) und b)', ', Buchst. a , Var. 2 )', 'Teils 3'): nothing but them between a provision and a law. */
+/** Subdivisions the scanner did not read ('a) und b)', ', Buchst. a , Var. 2 )'): all that may precede its own law. */
 const UNREAD_SUBDIVISIONS = /^(?:[\s,.()]|\d{1,4}[a-z]?|[a-z]\)?|und|oder|bzw|Abs|Satz|S|Nr|Buchst|lit|Alt|Var|Halbs|Hs|Teils|Teilsatz|Ziff|UAbs)*$/u;
 
 /**
@@ -119,7 +120,8 @@ function lawNamedAfter(text: string, s: StatuteCitation): { law: string; own: bo
   const clause = text.slice(s.end, s.end + LAW_NAMED_WITHIN).split(/[;§\n]|\bArt\.|\.\s+\p{Lu}/u)[0];
   for (const word of clause.matchAll(/\p{Lu}[\p{L}-]*\p{Lu}[\p{L}-]*/gu)) {
     const law = registryAbbreviation(word[0]);
-    if (law) return { law, own: UNREAD_SUBDIVISIONS.test(clause.slice(0, word.index)), end: s.end + word.index + word[0].length };
+    if (!law) continue;
+    return { law, own: UNREAD_SUBDIVISIONS.test(clause.slice(0, word.index)), end: s.end + word.index + word[0].length };
   }
   const written = /^\s*(?:der|des)\s+(\p{Lu}[^\s,;]*)/u.exec(clause);
   return written ? { law: written[1], own: false, end: s.end } : null;
