@@ -31,10 +31,10 @@ function toRecord({ secret_sha256: _hash, abilities, ...rest }: TokenRow): Token
   return { ...rest, abilities: abilities.split(',').filter(Boolean) as Ability[] };
 }
 
-/** Parses `all` or a comma-separated list; throws on an unknown ability. */
+/** Parses a comma-separated list; `all` (in any case, also among others) is every ability. Throws on an unknown one. */
 export function parseAbilities(list: string): Ability[] {
-  if (list.trim() === 'all') return [...ABILITIES];
   const names = list.split(',').map((name) => name.trim()).filter(Boolean);
+  if (names.some((name) => name.toLowerCase() === 'all')) return [...ABILITIES];
   const unknown = names.filter((name) => !(ABILITIES as readonly string[]).includes(name));
   if (unknown.length || names.length === 0) {
     throw new Error(`Unknown abilities: ${unknown.join(', ') || '(none given)'}; choose from ${ABILITIES.join(', ')} or all.`);

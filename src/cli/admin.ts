@@ -93,11 +93,10 @@ function planOf(flags: Flags): Plan {
   return plan as Plan;
 }
 
-/** `all` in any case, alone or among others, means every ability; other names are parseAbilities' to judge. */
+/** The abilities of --abilities; an unknown one is a usage error. */
 function abilitiesOf(list: string): Ability[] {
-  const all = list.split(',').some((name) => name.trim().toLowerCase() === 'all');
   try {
-    return parseAbilities(all ? 'all' : list);
+    return parseAbilities(list);
   } catch (error) {
     throw new UsageError(`--abilities: ${(error as Error).message}`);
   }

@@ -38,6 +38,7 @@ test('tokens live at most 365 days; abilities are checked by name', () => {
   assert.equal(record.expires_at, '2027-05-01T00:00:00.000Z');
   assert.throws(() => createToken(state, { organizationId: organization.id, abilities: ['read'], days: 366 }, now), /1 to 365 days/);
   assert.deepEqual(parseAbilities('all'), [...ABILITIES]);
+  assert.deepEqual(parseAbilities('search, ALL'), [...ABILITIES], 'all in any case, also among others');
   assert.deepEqual(parseAbilities('read, search,read'), ['read', 'search']);
   assert.throws(() => parseAbilities('read,admin'), /Unknown abilities: admin/);
 });

@@ -6,10 +6,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isExecutableDataDir } from '../../src/cli/paths.ts';
+import { tempDir } from '../ingest/helpers.ts';
 
 const BIN = new URL('../../bin/juralite', import.meta.url).pathname;
 const TEXT = 'Der Kläger stützt die Räumungsklage auf § 573 Abs. 2 Nr. 2 BGB; vgl. BGH, Urteil vom 23. Oktober 2013 - VIII ZR 214/12, Rn. 10.';
@@ -18,15 +19,6 @@ const RAW = /EISDIR|EEXIST|ENOENT|unable to open database|^juralite: file is not
 
 function juralite(args: string[], env: NodeJS.ProcessEnv = process.env) {
   return spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env, timeout: 30_000 });
-}
-
-function withTempDir(body: (dir: string) => void): void {
-  const dir = mkdtempSync(join(tmpdir(), 'juralite-paths-'));
-  try {
-    body(dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 /** Asserts a refusal with exit 1 whose message says `message` (a string holds paths, which are no patterns). */
@@ -38,17 +30,16 @@ function assertRefused(args: string[], message: string | RegExp, env?: NodeJS.Pr
   assert.doesNotMatch(result.stderr, RAW, args.join(' '));
 }
 
-test('a mistyped --data makes no directory and no state database; the refusal names the path', () => {
-  withTempDir((dir) => {
-    const typo = join(dir, 'nonexistent', 'dir');
-    assertRefused(['credits', 'show', '--org', 'x', '--data', typo], `the state database's directory ${typo} does not exist`);
-    assertRefused(['org', 'create', '--name', 'A', '--state', join(typo, 'state.db')], /does not exist/);
-    assertRefused(['mcp', '--data', typo], `no state database at ${join(typo, 'state.db')}`, { ...process.env, JURALITE_TOKEN: 'jl_x' });
-    assert.ok(!existsSync(join(dir, 'nonexistent')), 'a directory was created');
-    // An existing directory may receive its state database: the organization comes before the first serve.
-    assert.equal(juralite(['org', 'create', '--name', 'A', '--data', dir]).status, 0);
-    assert.ok(existsSync(join(dir, 'state.db')));
-  });
+test('a mistyped --data makes no directory and no state database; the refusal names the path', (t) => {
+  const dir = tempDir(t);
+  const typo = join(dir, 'nonexistent', 'dir');
+  assertRefused(['credits', 'show', '--org', 'x', '--data', typo], `the state database's directory ${typo} does not exist`);
+  assertRefused(['org', 'create', '--name', 'A', '--state', join(typo, 'state.db')], /does not exist/);
+  assertRefused(['mcp', '--data', typo], `no state database at ${join(typo, 'state.db')}`, { ...process.env, JURALITE_TOKEN: 'jl_x' });
+  assert.ok(!existsSync(join(dir, 'nonexistent')), 'a directory was created');
+  // An existing directory may receive its state database: the organization comes before the first serve.
+  assert.equal(juralite(['org', 'create', '--name', 'A', '--data', dir]).status, 0);
+  assert.ok(existsSync(join(dir, 'state.db')));
 });
 
 test('only the data directory beside the executable is made by an administration command', () => {
@@ -59,28 +50,26 @@ test('only the data directory beside the executable is made by an administration
   assert.equal(isExecutableDataDir(join(tmpdir(), 'data'), true), false);
 });
 
-test('import checks every source before it makes the corpus', () => {
-  withTempDir((dir) => {
-    const corpus = join(dir, 'x.db');
-    assertRefused(['import', '--db', corpus, join(dir, 'nonexistent.xml'), join(dir, 'also-missing')],
-      `no such file or directory: ${join(dir, 'nonexistent.xml')}, ${join(dir, 'also-missing')}`);
-    assert.ok(!existsSync(corpus), 'an empty corpus was left behind');
-  });
+test('import checks every source before it makes the corpus', (t) => {
+  const dir = tempDir(t);
+  const corpus = join(dir, 'x.db');
+  assertRefused(['import', '--db', corpus, join(dir, 'nonexistent.xml'), join(dir, 'also-missing')],
+    `no such file or directory: ${join(dir, 'nonexistent.xml')}, ${join(dir, 'also-missing')}`);
+  assert.ok(!existsSync(corpus), 'an empty corpus was left behind');
 });
 
-test('wrong kinds of path are named in plain words', () => {
-  withTempDir((dir) => {
-    const notADatabase = join(dir, 'notadb.db');
-    writeFileSync(notADatabase, 'just text, no SQLite');
-    const state = join(dir, 'state.db');
-    assert.equal(juralite(['org', 'create', '--name', 'A', '--state', state]).status, 0);
-    assertRefused(['check', '--file', dir], `--file ${dir} is a directory, not a file`);
-    assertRefused(['check', '--file', join(dir, 'missing.md')], /--file \S+missing\.md does not exist/);
-    assertRefused(['check', '--db', notADatabase, '--text', TEXT], `${notADatabase} is not a juralite corpus (SQLite: file is not a database)`);
-    assertRefused(['check', '--db', dir, '--text', TEXT], `${dir} is a directory, not a juralite corpus`);
-    assertRefused(['backup', '--state', state, join(dir, 'missing', 'x.db')], `the backup's directory ${join(dir, 'missing')} does not exist`);
-    assertRefused(['credits', 'show', '--org', 'x', '--state', notADatabase], /is not a juralite state database/);
-    assertRefused(['serve', '--data', notADatabase, '--port', '0'], `the data directory ${notADatabase} is a file, not a directory`);
-    assertRefused(['serve', '--db', notADatabase, '--state', state, '--port', '0'], /notadb\.db is not a juralite corpus/);
-  });
+test('wrong kinds of path are named in plain words', (t) => {
+  const dir = tempDir(t);
+  const notADatabase = join(dir, 'notadb.db');
+  writeFileSync(notADatabase, 'just text, no SQLite');
+  const state = join(dir, 'state.db');
+  assert.equal(juralite(['org', 'create', '--name', 'A', '--state', state]).status, 0);
+  assertRefused(['check', '--file', dir], `--file ${dir} is a directory, not a file`);
+  assertRefused(['check', '--file', join(dir, 'missing.md')], /--file \S+missing\.md does not exist/);
+  assertRefused(['check', '--db', notADatabase, '--text', TEXT], `${notADatabase} is not a juralite corpus (SQLite: file is not a database)`);
+  assertRefused(['check', '--db', dir, '--text', TEXT], `${dir} is a directory, not a juralite corpus`);
+  assertRefused(['backup', '--state', state, join(dir, 'missing', 'x.db')], `the backup's directory ${join(dir, 'missing')} does not exist`);
+  assertRefused(['credits', 'show', '--org', 'x', '--state', notADatabase], /is not a juralite state database/);
+  assertRefused(['serve', '--data', notADatabase, '--port', '0'], `the data directory ${notADatabase} is a file, not a directory`);
+  assertRefused(['serve', '--db', notADatabase, '--state', state, '--port', '0'], /notadb\.db is not a juralite corpus/);
 });

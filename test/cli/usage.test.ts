@@ -6,9 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { tempDir } from '../ingest/helpers.ts';
 
 const BIN = new URL('../../bin/juralite', import.meta.url).pathname;
 
@@ -18,75 +18,62 @@ function juralite(args: string[], options: { cwd?: string; node?: string } = {})
   return spawnSync(options.node ?? process.execPath, [BIN, ...args], { encoding: 'utf8', cwd: options.cwd, env, timeout: 30_000 });
 }
 
-function withTempDir(body: (dir: string) => void): void {
-  const dir = mkdtempSync(join(tmpdir(), 'juralite-usage-'));
-  try {
-    body(dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+test('a group without its action, or with an unknown one, is a usage error that leaves no data directory behind', (t) => {
+  const dir = tempDir(t);
+  for (const [args, message] of [
+    [['token'], /^juralite: token needs an action: create or revoke$/m],
+    [['user'], /^juralite: user needs an action: create, verify or enable-2fa$/m],
+    [['org', 'delete'], /^juralite: unknown action "delete" for org; choose create$/m],
+    [['frobnicate'], /^juralite: unknown command "frobnicate"$/m],
+  ] as [string[], RegExp][]) {
+    const result = juralite(args, { cwd: dir });
+    assert.equal(result.status, 2, args.join(' '));
+    assert.match(result.stderr, message);
   }
-}
-
-test('a group without its action, or with an unknown one, is a usage error that leaves no data directory behind', () => {
-  withTempDir((dir) => {
-    for (const [args, message] of [
-      [['token'], /^juralite: token needs an action: create or revoke$/m],
-      [['user'], /^juralite: user needs an action: create, verify or enable-2fa$/m],
-      [['org', 'delete'], /^juralite: unknown action "delete" for org; choose create$/m],
-      [['frobnicate'], /^juralite: unknown command "frobnicate"$/m],
-    ] as [string[], RegExp][]) {
-      const result = juralite(args, { cwd: dir });
-      assert.equal(result.status, 2, args.join(' '));
-      assert.match(result.stderr, message);
-    }
-    assert.deepEqual(readdirSync(dir), [], 'nothing created in the working directory');
-  });
+  assert.deepEqual(readdirSync(dir), [], 'nothing created in the working directory');
 });
 
-test('an unknown flag is a usage error naming it, and nothing is created or served', () => {
-  withTempDir((dir) => {
-    const created = juralite(['org', 'create', '--name', 'Typo', '--plna', 'starter', '--json', '--data', dir]);
-    assert.equal(created.status, 2);
-    assert.match(created.stderr, /^juralite: unknown flag --plna for "org create"\nusage: juralite org create --name N/);
-    // At the end of the line, a mistyped switch is unknown, not "needs a value".
-    assert.match(juralite(['org', 'create', '--name', 'Typo', '--data', dir, '--dry-run']).stderr, /unknown flag --dry-run for "org create"/);
-    const served = juralite(['serve', '--prot', '18531', '--data', join(dir, 'fresh')]);
-    assert.equal(served.status, 2, served.stderr);
-    assert.match(served.stderr, /unknown flag --prot for "serve"/);
-    assert.match(juralite(['org', 'create', '--name', 'Typo', 'extra', '--data', dir]).stderr, /unexpected argument "extra" for "org create"/);
-    assert.deepEqual(readdirSync(dir), [], 'no state database, no data directory');
-  });
+test('an unknown flag is a usage error naming it, and nothing is created or served', (t) => {
+  const dir = tempDir(t);
+  const created = juralite(['org', 'create', '--name', 'Typo', '--plna', 'starter', '--json', '--data', dir]);
+  assert.equal(created.status, 2);
+  assert.match(created.stderr, /^juralite: unknown flag --plna for "org create"\nusage: juralite org create --name N/);
+  // At the end of the line, a mistyped switch is unknown, not "needs a value".
+  assert.match(juralite(['org', 'create', '--name', 'Typo', '--data', dir, '--dry-run']).stderr, /unknown flag --dry-run for "org create"/);
+  const served = juralite(['serve', '--prot', '18531', '--data', join(dir, 'fresh')]);
+  assert.equal(served.status, 2, served.stderr);
+  assert.match(served.stderr, /unknown flag --prot for "serve"/);
+  assert.match(juralite(['org', 'create', '--name', 'Typo', 'extra', '--data', dir]).stderr, /unexpected argument "extra" for "org create"/);
+  assert.deepEqual(readdirSync(dir), [], 'no state database, no data directory');
 });
 
-test('serve checks --port and --host before it builds a corpus or creates an account', () => {
-  withTempDir((dir) => {
-    const fresh = join(dir, 'fresh');
-    for (const [flags, status, message] of [
-      [['--port', 'abc'], 2, /--port must be a whole number from 0 to 65535, not "abc"/],
-      [['--port', '99999'], 2, /--port must be a whole number from 0 to 65535, not "99999"/],
-      [['--port', '-1'], 2, /--port must be a whole number/],
-      [['--host', ' '], 2, /--host must not be empty/],
-      // Not a usage error (whether a name resolves depends on the machine), but found before any work as well.
-      [['--host', 'nowhere.invalid'], 1, /--host nowhere\.invalid is no address/],
-    ] as [string[], number, RegExp][]) {
-      const result = juralite(['serve', '--data', fresh, ...flags]);
-      assert.equal(result.status, status, `${flags.join(' ')}: ${result.stderr}`);
-      assert.match(result.stderr, message);
-      assert.ok(!existsSync(fresh), `${flags.join(' ')}: the data directory was created`);
-    }
-  });
+test('serve checks --port and --host before it builds a corpus or creates an account', (t) => {
+  const dir = tempDir(t);
+  const fresh = join(dir, 'fresh');
+  for (const [flags, status, message] of [
+    [['--port', 'abc'], 2, /--port must be a whole number from 0 to 65535, not "abc"/],
+    [['--port', '99999'], 2, /--port must be a whole number from 0 to 65535, not "99999"/],
+    [['--port', '-1'], 2, /--port must be a whole number/],
+    [['--host', ' '], 2, /--host must not be empty/],
+    // Not a usage error (whether a name resolves depends on the machine), but found before any work as well.
+    [['--host', 'nowhere.invalid'], 1, /--host nowhere\.invalid is no address/],
+  ] as [string[], number, RegExp][]) {
+    const result = juralite(['serve', '--data', fresh, ...flags]);
+    assert.equal(result.status, status, `${flags.join(' ')}: ${result.stderr}`);
+    assert.match(result.stderr, message);
+    assert.ok(!existsSync(fresh), `${flags.join(' ')}: the data directory was created`);
+  }
 });
 
-test('errors of the work itself print one line, not the usage', () => {
-  withTempDir((dir) => {
-    assert.equal(juralite(['org', 'create', '--name', 'Kanzlei', '--data', dir]).status, 0);
-    for (const args of [['credits', 'show', '--org', 'x'], ['token', 'revoke', 'nope'], ['backup', dir]]) {
-      const result = juralite([...args, '--data', dir]);
-      assert.equal(result.status, 1, args.join(' '));
-      assert.equal(result.stderr.trim().split('\n').length, 1, `${args.join(' ')}: ${result.stderr}`);
-      assert.doesNotMatch(result.stderr, /Usage:|usage:/);
-    }
-  });
+test('errors of the work itself print one line, not the usage', (t) => {
+  const dir = tempDir(t);
+  assert.equal(juralite(['org', 'create', '--name', 'Kanzlei', '--data', dir]).status, 0);
+  for (const args of [['credits', 'show', '--org', 'x'], ['token', 'revoke', 'nope'], ['backup', dir]]) {
+    const result = juralite([...args, '--data', dir]);
+    assert.equal(result.status, 1, args.join(' '));
+    assert.equal(result.stderr.trim().split('\n').length, 1, `${args.join(' ')}: ${result.stderr}`);
+    assert.doesNotMatch(result.stderr, /Usage:|usage:/);
+  }
 });
 
 /** A Node on PATH (or /usr/bin/node) older than 22.18, if this machine has one. */
