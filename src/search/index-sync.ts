@@ -248,6 +248,7 @@ export function syncSearchIndex(db: Database.Database, options: SyncOptions = {}
     bufferFtsWrites(db);
     vectors = beginVectorSync(db, embeddingsOf(options), options.rebuild ?? false);
     const counts = { chunks: drainChunks(db, vectors, options.batchChunks ?? BATCH), units: drainUnits(db) };
+    mergeSegmentsAfterLargeDrain(db, counts);
     vectors.endOfDrain();
     return counts;
   })();
@@ -267,6 +268,7 @@ export async function syncSearchIndexThreaded(db: Database.Database, threads: An
     bufferFtsWrites(db);
     vectors = beginVectorSync(db, embeddingsOf(options), options.rebuild ?? false);
     drained = { chunks: await drainChunksThreaded(db, vectors, threads, options.batchChunks ?? BATCH), units: drainUnits(db) };
+    mergeSegmentsAfterLargeDrain(db, drained);
     vectors.endOfDrain();
     db.exec('COMMIT');
   } catch (error) {
@@ -274,6 +276,20 @@ export async function syncSearchIndexThreaded(db: Database.Database, threads: An
     throw error;
   }
   return { ...drained, vectors: vectors.fillMissing() };
+}
+
+/**
+ * Merges each FTS5 index into one segment after a drain that wrote at least a quarter of its rows (a first import, a
+ * rebuild): a query then reads a term's doclist from one segment instead of a dozen (at 100k decisions the BM25
+ * ranking takes ~10% less, a keyword answer ~4%, bench/README), for 4 s against the drain's 45 s. Smaller drains
+ * leave the merging to FTS5's automerge, which bounds the segments without rewriting the whole index each time.
+ */
+function mergeSegmentsAfterLargeDrain(db: Database.Database, drained: { chunks: number; units: number }): void {
+  const indexes = [['decisions_fts', drained.chunks, 'chunks'], ['law_units_fts', drained.units, 'law_units']] as const;
+  for (const [index, written, source] of indexes) {
+    const rows = sql<[], { n: number }>(db, `SELECT count(*) AS n FROM ${source}`).get()!.n;
+    if (written > 0 && written * 4 >= rows) db.exec(`INSERT INTO ${index} (${index}) VALUES ('optimize')`);
+  }
 }
 
 const embeddingsOf = (options: SyncOptions) => (options.embeddings !== undefined ? options.embeddings : loadEmbeddingsConfig(process.env));

@@ -213,3 +213,29 @@ test('a drain lets both FTS5 tables buffer 64 MB of new index data before writin
   await syncSearchIndexThreaded(db, { count: 1, analyze: async (task) => analyzeTask(task) }, { embeddings: null });
   assert.deepEqual(hashsize(), [64 * 1024 * 1024, 64 * 1024 * 1024]);
 });
+
+test('a drain that writes at least a quarter of the decision index merges it into one segment; a small one leaves it to automerge', async (t) => {
+  const dir = corpusDir(t);
+  const db = openCorpus(join(dir, 'corpus.db'));
+  t.after(() => db.close());
+  // Live segments of decisions_fts: the segment id is the top bits of a %_data row id (0: structure and averages;
+  // from 65536: tombstone pages).
+  const segments = () => (db.prepare(`SELECT count(DISTINCT id >> 37) AS n FROM decisions_fts_data
+    WHERE id >> 37 BETWEEN 1 AND 65535`).get() as { n: number }).n;
+  const importDecisions = async (first: number, count: number) => {
+    const files = Array.from({ length: count }, (_, i) => {
+      const file = join(dir, `d${first + i}.xml`);
+      writeFileSync(file, riiXml({ doknr: `KORE6${String(first + i).padStart(8, '0')}`, aktenzeichen: `VIII ZR ${first + i}/24`,
+        gruende: [{ rn: 1, text: `Schimmel in der Wohnung Nummer ${first + i}.` }] }));
+      return file;
+    });
+    await importPaths(db, files, { workers: 0 });
+  };
+  await importDecisions(1, 6);
+  assert.equal(segments(), 1);
+  await importDecisions(7, 1); // 1 of 7 decisions: a segment of its own
+  assert.equal(segments(), 2);
+  await importDecisions(8, 3); // 3 of 10: merged with the rest
+  assert.equal(segments(), 1);
+  assert.equal((await keyword(db, 'Schimmel')).length, 10);
+});
