@@ -39,7 +39,7 @@ const AZ_SOURCES = [
 ];
 const ECLI = String.raw`[Ee][Cc][Ll][Ii]:[A-Za-z]{2}:[A-Za-z0-9]{1,7}:\d{4}:[A-Za-z0-9.\-]*[A-Za-z0-9]`;
 const REPORTER_NAMES = alternation([...Object.keys(OFFICIAL_REPORTERS), ...JOURNALS]).replace(/\\\//gu, `${SP}?/${SP}?`);
-const REPORTER = String.raw`(?:(${REPORTER_NAMES})\.?${SP}(?:(I{1,3})${SP})?(\d{1,4})(?:${SP}\(\d{1,4}\))?${SP}?,${SP}?((?:I{1,2}-)?\d{1,5})`
+const REPORTER = String.raw`(?:(${REPORTER_NAMES})\.?${SP}(?:(I{1,3})${SP})?(\d{1,4})(?:${SP}\(\d{1,4}\))?${SP}?,${SP}?(?:S\.${SP}?)?((?:I{1,2}-)?\d{1,5})`
   + String.raw`|(SozR)${SP}((?:\d${SP}?-${SP}?)?\d{4}|\d)${SP}§${SP}?(\d{1,4}[a-z]?)${SP}Nrn?\.?${SP}?(\d{1,4})`
   // Collections cited by provision: 'Buchholz 406.11 § 9 BauGB Nr. 74', 'AP Nr. 17 zu § 74 HGB', 'EzA BGB 2002 § 626 Nr. 12'
   + String.raw`|(Buchholz${SP}\d{3}(?:\.\d{1,3})*|AP${SP}Nr\.?${SP}?\d{1,4}(?:${SP}?(?:,|und)${SP}\d{1,4})*${SP}zu|AP|EzA)${SP}((?:[A-ZÄÖÜ][\p{L}]*(?:${SP}(?:19|20)\d\d)?${SP})?)(?:§|Art\.)${SP}?(\d{1,4}(?:[a-z]|${SP}[a-z](?![\p{L}.]))?)((?:${SP}[A-ZÄÖÜ][\p{L}]*)?(?:${SP}Nr\.?${SP}?\d{1,4})?))`;
@@ -136,6 +136,22 @@ function normalAktenzeichen(written: string): string {
   return written.replace(/\s+/gu, ' ').replace(/^([CTF]) ?- ?/u, '$1-').replace(/\( ?(\w+) ?\)/gu, '($1)');
 }
 
+/** A word after a page number that still belongs to a reporter citation ('NJW 2019, 500 Rn. 12', '... Anm. Müller'). */
+const PAGE_FOLLOWER = /^(?:Rn|Rdnr|RdNr|Randnr|Randnummer|Rz|Tz|Anm|Anmerkung|Leitsatz|Fn|Fußnote|Nr|Ziff|Sp|Bl|Heft)(?![\p{L}])/u;
+
+/**
+ * A journal's name, a year and a number in prose, followed by what they count: 'eine AG 2019, 500 Beschäftigte',
+ * 'in der WM 2014, 7 Tore'. A cited page is followed by punctuation, a pinpoint or a label, not by a capitalized noun;
+ * with a court, a date or a parallel citation written around it, it is a citation whatever follows. Read in the text
+ * as written: a citation ending a line (a footnote of PDF text) is one whatever starts the next.
+ */
+function countedInProse(written: string, c: CaseCitation): boolean {
+  // A collection cited by provision is followed by its keyword: 'AP Nr. 16 zu § 620 BGB Befristeter Arbeitsvertrag'.
+  if (c.aktenzeichen || c.ecli || c.court || c.date || c.reporters.length !== 1 || c.reporters[0].page.startsWith('§')) return false;
+  const next = /^[ \u00a0]+(\p{Lu}\p{Ll}+)/u.exec(written.slice(c.end, c.end + 40));
+  return next !== null && !PAGE_FOLLOWER.test(next[1]);
+}
+
 /** Finds every decision citation in `text`, in order. */
 export function scanCases(written: string, options: CaseScanOptions = {}): CaseCitation[] {
   const text = flattened(written);
@@ -145,6 +161,7 @@ export function scanCases(written: string, options: CaseScanOptions = {}): CaseC
   for (let m = ANCHOR.exec(text); m; m = ANCHOR.exec(text)) {
     if (m.index < lastEnd) continue;
     const citation = assemble(text, m, lastEnd, out[out.length - 1], options);
+    if (countedInProse(written, citation[0])) continue;
     out.push(...citation);
     lastEnd = citation[citation.length - 1].end;
     ANCHOR.lastIndex = lastEnd;

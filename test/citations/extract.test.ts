@@ -513,6 +513,13 @@ table('reporter citations', [
   { text: 'NJW-RR 2019, 123', canonical: ['NJW-RR 2019, 123'] },
   { text: 'NZA 2016, 1234, 1236', canonical: ['NZA 2016, 1234'] },
   { text: 'GRUR 2019, 813', canonical: ['GRUR 2019, 813'] },
+  { text: 'NJW 2019, S. 2000', canonical: ['NJW 2019, 2000'], raw: ['NJW 2019, S. 2000'] },
+  // After the page: a label, a name in an annotation, a keyword of a collection, or a new line of PDF text.
+  { text: 'NZM 2017, 123 Rn. 4', canonical: ['NZM 2017, 123'] },
+  { text: 'NZM 2017, 123 Anm. Müller', canonical: ['NZM 2017, 123'] },
+  { text: 'AP Nr. 16 zu § 620 BGB Befristeter Arbeitsvertrag', canonical: ['AP Nr. 16 zu § 620 BGB'] },
+  { text: '1 NJW 2019, 500\nDie Klage', canonical: ['NJW 2019, 500'] },
+  { text: 'BGH NJW 2019, 500 Leitsatz', canonical: ['NJW 2019, 500'] },
   // SozR with a § inside is a reporter citation, not a statute.
   { text: 'SozR 4-4200 § 22 Nr 88 RdNr 22', canonical: ['SozR 4-4200 § 22 Nr. 88'], raw: ['SozR 4-4200 § 22 Nr 88'] },
   { text: 'SozR 4-2500 § 27 Nr 23, RdNr 11', canonical: ['SozR 4-2500 § 27 Nr. 23'] },
@@ -584,6 +591,9 @@ table('false friends give no citation', [
   { text: 'Seite 3 von 12', canonical: [] },
   { text: 'Art und Weise der Nutzung', canonical: [] },
   { text: 'Anlage K 12', canonical: [] },
+  // A journal's name, a year and a number in prose, followed by what they count.
+  { text: 'Es gibt eine AG 2019, 500 Beschäftigte.', canonical: [] },
+  { text: 'Er schoss in der WM 2014, 7 Tore.', canonical: [] },
 ]);
 
 test('a court, type and date without Aktenzeichen is no citation but counted as possibly unparsed', () => {
