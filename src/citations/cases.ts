@@ -60,7 +60,8 @@ const DATE = String.raw`(?:\d{1,2}\.${SP}?(?:\d{1,2}\.${SP}?(?:\d{4}|\d{2})(?!\d
 const TYPES = alternation(Object.keys(DECISION_TYPES));
 // What may stand between a court and the Aktenzeichen, read backwards from the Aktenzeichen (anchored at the end).
 const PREFIX = new RegExp(String.raw`(?<![\p{L}\d])(?:`
-  + String.raw`(?<court>${COURT_SOURCE})(?:${SP}*[-,(]?${SP}*(?<type>${TYPES}))?`
+  // 'BVerfG (K)', 'BGH (GrS)': a chamber or the Great Senate of the court.
+  + String.raw`(?<court>${COURT_SOURCE})(?:${SP}?\((?:K|Kammer|GrS|GSSt|GSZ|VGS)\))?(?:${SP}*[-,(]?${SP}*(?<type>${TYPES}))?`
   + String.raw`|(?<self>${SELF_COURT_SOURCE})`
   + String.raw`|(?<type2>${TYPES})(?:${SP}(?:des|der)${SP}(?:(?<court2>${COURT_SOURCE})|(?<self2>${SELF_COURT_SOURCE})))?`
   + String.raw`)(?:${SP}(?:der|des)${SP}[^,;()\n]{3,60}?)??${SP}*,?${SP}*(?:(?:vom|v\.|am)${SP}*)?(?<date>${DATE})?`
@@ -214,9 +215,11 @@ function assemble(text: string, m: RegExpExecArray, floor: number, previous: Cas
     }
     break;
   }
-  // A trailing '-' closing the Aktenzeichen ('- 2 AZR 345/15 -') belongs to the citation.
+  // A trailing '-' closing the Aktenzeichen ('- 2 AZR 345/15 -') belongs to the citation; so does the parenthesis
+  // closing one opened in the prefix ('BGH, Beschluss vom 3. Mai 2019 (VI ZR 496/18)').
   const close = /^[ \u00a0]?[-–](?![\p{L}\d])/u.exec(text.slice(c.end, c.end + 3));
   if (close && c.aktenzeichen && !c.reporters.length) c.end += close[0].length;
+  else if (text[c.end] === ')' && unclosed(text.slice(c.start, m.index))) c.end += 1;
 
   finish(c);
   const result = [c];
@@ -237,6 +240,9 @@ function assemble(text: string, m: RegExpExecArray, floor: number, previous: Cas
   }
   return result;
 }
+
+/** Whether a text opens more parentheses than it closes. */
+const unclosed = (text: string) => text.split('(').length > text.split(')').length;
 
 function pinpoints(text: string, pos: number): number {
   const m = at(PINPOINTS, text, pos);

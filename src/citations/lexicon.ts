@@ -50,8 +50,8 @@ export const LAND_REGISTERS = [
   // ordentliche Gerichtsbarkeit (civil)
   'U', 'W', 'O', 'S', 'C', 'T', 'H', 'OH', 'UF', 'WF', 'UH', 'VA', 'Wx', 'W (Kart)', 'U (Kart)', 'Kart', 'Kart U', 'HK O',
   'O (Kart)', 'Sch', 'SchH', 'Verg', 'AR', 'EK', 'F', 'XVII', 'M', 'K', 'Not', 'RiZ', 'ZS',
-  // (criminal)
-  'Ss', 'Ws', 'RVs', 'Rv', 'Ss OWi', 'Ss (OWi)', 'OLGSs', 'StVK', 'Qs', 'Ns', 'KLs', 'Ks', 'Ls', 'Ds', 'Cs', 'Js', 'Gs', 'AK', 'BL',
+  // (criminal; not 'Js': the public prosecutor's file of an investigation, no court's decision)
+  'Ss', 'Ws', 'RVs', 'Rv', 'Ss OWi', 'Ss (OWi)', 'OLGSs', 'StVK', 'Qs', 'Ns', 'KLs', 'Ks', 'Ls', 'Ds', 'Cs', 'Gs', 'AK', 'BL',
   // Verwaltungsgerichte: 'VG 3 K 123.16' (Berlin writes the year after a dot), '10 S 2500/19', '9 CS 20.123'
   'K', 'L', 'A', 'B', 'N', 'E', 'D', 'ZB', 'CS', 'BV', 'LB', 'LA', 'ME', 'MN', 'NE', 'KS', 'BS', 'PV', 'FB', 'N', 'BN', 'NB',
   // Arbeitsgerichte / Landesarbeitsgerichte

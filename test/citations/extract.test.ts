@@ -382,7 +382,7 @@ table('decisions: court, type, date and Aktenzeichen in their spellings', [
   { text: 'BGH 23.10.2013 VIII ZR 214/12', canonical: ['BGH, VIII ZR 214/12'] },
   { text: 'BGH, Urteil vom 2013-10-23 - VIII ZR 214/12', canonical: ['BGH, VIII ZR 214/12'] },
   { text: 'BGH, Urteil vom 23. Oktober 2013 (VIII ZR 214/12)', canonical: ['BGH, VIII ZR 214/12'],
-    raw: ['BGH, Urteil vom 23. Oktober 2013 (VIII ZR 214/12'] },
+    raw: ['BGH, Urteil vom 23. Oktober 2013 (VIII ZR 214/12)'] },
   { text: 'Bundesgerichtshof, Urteil vom 23. Oktober 2013, VIII ZR 214/12', canonical: ['BGH, VIII ZR 214/12'] },
   { text: 'Urteil des Bundesgerichtshofs vom 23. Oktober 2013 - VIII ZR 214/12', canonical: ['BGH, VIII ZR 214/12'] },
   { text: 'Senatsurteil vom 23. Juni 2004 - VIII ZR 361/03, Rn. 7 f.', canonical: ['BGH, VIII ZR 361/03'],
@@ -410,7 +410,14 @@ table('decisions: court, type, date and Aktenzeichen in their spellings', [
   { text: 'BayVGH, Beschluss vom 1.2.2020 - 10 CS 20.123', canonical: ['VGH Bayern, 10 CS 20.123'] },
   { text: 'Urteil vom 14.01.2020, Az. 12 O 123/19', canonical: ['12 O 123/19'] },
   { text: 'BGH (Urteil vom 23.10.2013, Az. VIII ZR 214/12)', canonical: ['BGH, VIII ZR 214/12'] },
-  { text: 'LG Berlin (Urteil vom 17.01.2018 - 67 S 123/17)', canonical: ['LG Berlin, 67 S 123/17'] },
+  { text: 'LG Berlin (Urteil vom 17.01.2018 - 67 S 123/17)', canonical: ['LG Berlin, 67 S 123/17'],
+    raw: ['LG Berlin (Urteil vom 17.01.2018 - 67 S 123/17)'] },
+  // A parenthesis opened in the prefix is closed in the span; one around the Aktenzeichen alone stays outside.
+  { text: 'vgl. (VI ZR 496/18)', canonical: ['BGH, VI ZR 496/18'], raw: ['VI ZR 496/18'] },
+  // A chamber or the Great Senate after the court.
+  { text: 'BVerfG (K), Beschluss vom 1. 2. 2020 - 1 BvR 1/20', canonical: ['BVerfG, 1 BvR 1/20'],
+    raw: ['BVerfG (K), Beschluss vom 1. 2. 2020 - 1 BvR 1/20'] },
+  { text: 'BGH (GrS), Beschluss vom 1.1.2020 - GSZ 1/19', canonical: ['BGH, GSZ 1/19'], raw: ['BGH (GrS), Beschluss vom 1.1.2020 - GSZ 1/19'] },
 ]);
 
 test('decisions: court, decision type and date are read from the prefix', () => {
@@ -594,6 +601,8 @@ table('false friends give no citation', [
   // A journal's name, a year and a number in prose, followed by what they count.
   { text: 'Es gibt eine AG 2019, 500 Beschäftigte.', canonical: [] },
   { text: 'Er schoss in der WM 2014, 7 Tore.', canonical: [] },
+  // The public prosecutor's file of an investigation is no court's decision.
+  { text: 'Die Staatsanwaltschaft (Az. 231 Js 1234/19) stellte das Verfahren ein.', canonical: [] },
 ]);
 
 test('a court, type and date without Aktenzeichen is no citation but counted as possibly unparsed', () => {
