@@ -29,8 +29,9 @@ const sticky = (source: string) => new RegExp(S + source, 'uy');
 
 const ANCHOR = /§§?|\b(?:Artt?\.|Artikel|Art(?=[ \u00a0]?\d))/gu;
 const UNIT_NUMBER = sticky(String.raw`(\d{1,4})(?!\d)(?:(?!ff?\.)([a-z]{1,2})(?!\p{L})|[ \u00a0]([a-eg-z])(?![\p{L}.\d]))?`);
-// 'Art. 229 § 5 EGBGB': a § inside an article (introductory and omnibus acts) belongs to the unit's number.
-const ARTICLE_SECTION = sticky(String.raw`§${S}(\d{1,4}[a-z]{0,2})(?![\p{L}\d])`);
+// 'Art. 229 § 5 EGBGB': a § inside an article (introductory and omnibus acts) belongs to the unit's number;
+// 'Art. 229 §§ 5, 6 EGBGB': so do the further numbers of a §§.
+const ARTICLE_SECTION = sticky(String.raw`(§§?)${S}(\d{1,4}[a-z]{0,2})(?![\p{L}\d])`);
 const ROMAN_SIBLING = sticky(String.raw`(?:,|und|oder|sowie|bzw\.)`);
 const ROMAN_ABSATZ = sticky(String.raw`([IVX]{1,4})(?![\p{L}\d.-])(?:[ \u00a0](\d{1,2})(?![\d/.,]\d|\p{L}))?`);
 const LABELS: [Subdivision['label'], string][] = [
@@ -307,6 +308,8 @@ function scanChain(text: string, start: number, mark: string, out: StatuteCitati
   let pending: Item[] = [];
   let chainEnd = p;
   let itemStart: number | null = start;
+  /** The article whose §§ the bare numbers of the chain continue ('Art. 229 §§ 5, 6'). */
+  let sectionsOf: string | null = null;
   const emitted: StatuteCitation[] = [];
 
   const flush = (law: ParsedLaw | null, version: { value: 'a.F.' | 'n.F.' | null; date: string | null }, lawEnd: number) => {
@@ -337,8 +340,14 @@ function scanChain(text: string, start: number, mark: string, out: StatuteCitati
     };
     const section = kind === 'Art.' ? at(ARTICLE_SECTION, text, item.end) : null;
     if (section) {
-      item.number += ` § ${section[1]}`;
+      if (section[1] === '§§') {
+        sectionsOf = item.number;
+        plural = true;
+      }
+      item.number += ` § ${section[2]}`;
       item.end = ARTICLE_SECTION.lastIndex;
+    } else if (sectionsOf && itemStart === null) {
+      item.number = `${sectionsOf} § ${item.number}`;
     }
     p = parseSubdivisions(text, item.end, item, plural);
     const range = at(RANGE, text, p);
@@ -381,6 +390,7 @@ function scanChain(text: string, start: number, mark: string, out: StatuteCitati
     if (next) {
       kind = next[1].startsWith('§') ? '§' : 'Art.';
       plural = next[1] === '§§' || next[1].startsWith('Artt');
+      sectionsOf = null;
       itemStart = NEXT_ANCHOR.lastIndex - next[1].length;
       p = NEXT_ANCHOR.lastIndex;
       continue;

@@ -278,6 +278,8 @@ table('EU acts with spaces in their names, after der or des', [
 
 table('a § inside an article is part of its number (introductory acts)', [
   { text: 'Art. 229 § 5 Satz 1 EGBGB', canonical: ['Art. 229 § 5 Satz 1 EGBGB'], raw: ['Art. 229 § 5 Satz 1 EGBGB'] },
+  { text: 'Art. 229 §§ 5, 6 EGBGB', canonical: ['Art. 229 § 5 EGBGB', 'Art. 229 § 6 EGBGB'], raw: ['Art. 229 §§ 5', '6 EGBGB'] },
+  { text: 'Art. 229 §§ 5 und 6 EGBGB, Art. 12 GG', canonical: ['Art. 229 § 5 EGBGB', 'Art. 229 § 6 EGBGB', 'Art. 12 GG'] },
   { text: 'Art. 246a § 1 Abs. 2 EGBGB', canonical: ['Art. 246a § 1 Abs. 2 EGBGB'] },
 ]);
 
