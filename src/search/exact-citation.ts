@@ -36,22 +36,24 @@ function citationPattern(citation: Citation): RegExp {
 interface Matched { ids: string[]; total: number }
 
 function caseMatches(db: Database.Database, citation: CaseCitation, filters: FilterSql): Matched {
+  // A court written in the query ('KG, 7 U 123/18') binds both the decision and the citations of it: another court's
+  // decision under the same Aktenzeichen is not the one asked for.
+  const court = !citation.ecli && citation.court && !citation.courtFromRegister ? citation.court : null;
   const ownSql = citation.ecli
     ? 'SELECT d.id FROM decisions d WHERE d.ecli = ?'
-    : `SELECT d.id FROM decision_file_numbers f JOIN decisions d ON d.id = f.decision_id WHERE f.az_key = ?${
-      citation.court && !citation.courtFromRegister ? ' AND d.court = ?' : ''}`;
+    : `SELECT d.id FROM decision_file_numbers f JOIN decisions d ON d.id = f.decision_id WHERE f.az_key = ?${court ? ' AND d.court = ?' : ''}`;
   const key = citation.ecli ? citation.ecli.toUpperCase() : azKey(citation.aktenzeichen!);
-  const ownParams: unknown[] = citation.ecli || !citation.court || citation.courtFromRegister ? [key] : [key, citation.court];
-  const own = sql<unknown[], { id: string }>(db, `SELECT DISTINCT id FROM (${ownSql})`).all(...ownParams).map((row) => row.id);
+  const own = sql<unknown[], { id: string }>(db, `SELECT DISTINCT id FROM (${ownSql})`).all(key, ...(court ? [court] : []))
+    .map((row) => row.id);
   const ownFiltered = own.length === 0 ? [] : sql<unknown[], { id: string }>(db,
     `SELECT d.id FROM decisions d WHERE d.id IN (SELECT value FROM json_each(?))${filters.where} ORDER BY d.date DESC`)
     .all(JSON.stringify(own), ...filters.params).map((row) => row.id);
-  const target = citation.ecli ? 'e.target_ecli = ?' : 'e.target_az_key = ?';
+  const target = citation.ecli ? 'e.target_ecli = ?' : `e.target_az_key = ?${court ? ' AND e.target_court = ?' : ''}`;
   const citing = sql<unknown[], { id: string }>(db, `
     SELECT d.id FROM decisions d WHERE d.id IN (
       SELECT e.from_decision_id FROM citation_edges e WHERE e.reference_type = 'case'
-      AND (${target} OR e.to_decision_id IN (SELECT value FROM json_each(?))))${filters.where}
-    ORDER BY d.date DESC, d.id`).all(key, JSON.stringify(own), ...filters.params).map((row) => row.id);
+      AND ((${target}) OR e.to_decision_id IN (SELECT value FROM json_each(?))))${filters.where}
+    ORDER BY d.date DESC, d.id`).all(key, ...(court ? [court] : []), JSON.stringify(own), ...filters.params).map((row) => row.id);
   const ids = [...new Set([...ownFiltered, ...citing])];
   return { ids, total: ids.length };
 }

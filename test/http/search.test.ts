@@ -93,6 +93,16 @@ test('exact citations: an Aktenzeichen finds the decision and its citers, never 
   assert.deepEqual(azs(await decisions({ query: 'BGH, VI ZR 496/18', mode: 'keyword' })), ['VI ZR 496/18', '1 U 3456/19']);
 });
 
+test('exact citations: a court written with the Aktenzeichen binds the decision and the citations of it', async () => {
+  // The demo corpus holds 7 U 123/18 of the KG and of the OLG München; V ZR 112/20 cites the latter.
+  const courts = async (query: string) => (await decisions({ query })).body.results.map((r: { court: string; aktenzeichen: string }) =>
+    `${r.court}, ${r.aktenzeichen}`);
+  assert.deepEqual(await courts('KG, 7 U 123/18'), ['KG, 7 U 123/18']);
+  assert.deepEqual(await courts('OLG München, 7 U 123/18'), ['OLG München, 7 U 123/18', 'BGH, V ZR 112/20']);
+  assert.deepEqual(await courts('LG Berlin, 7 U 123/18'), []);
+  assert.deepEqual((await courts('7 U 123/18')).sort(), ['BGH, V ZR 112/20', 'KG, 7 U 123/18', 'OLG München, 7 U 123/18']);
+});
+
 test('exact citations: a § finds exactly the decisions citing it or a subdivision, the citation marked', async () => {
   const reply = await decisions({ query: '§ 573 Abs. 3 BGB' });
   assert.deepEqual(azs(reply).sort(), ['49 C 123/19', 'VIII ZR 214/12']);
