@@ -10,8 +10,22 @@ import type { FilterSql } from './filters.ts';
 import type { PageChunks, Passage } from './page-chunks.ts';
 import type { RankedDecision } from './results.ts';
 
-/** The one citation a query consists of (punctuation aside), or null. Reporter-only citations are not exact keys. */
+/**
+ * The one citation a query consists of (punctuation aside), or null. Reporter-only citations are not exact keys. A
+ * query is read as typed, then with its spaces tidied ('VIII  ZR 44 / 21'), then upper-cased ('viii zr 44/21',
+ * '§ 573 bgb'): texts are scanned case-sensitively, a typed identifier need not be.
+ */
 export function exactCitationOf(query: string): Citation | null {
+  if (!/\d/u.test(query)) return null; // every citation has a number; most queries none
+  const tidy = query.replace(/\s+/gu, ' ').replace(/ ?\/ ?/gu, '/').trim();
+  for (const form of new Set([query, tidy, tidy.toUpperCase()])) {
+    const citation = soleCitation(form);
+    if (citation) return citation;
+  }
+  return null;
+}
+
+function soleCitation(query: string): Citation | null {
   const { citations } = extractCitations(query);
   if (citations.length !== 1) return null;
   const [citation] = citations;

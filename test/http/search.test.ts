@@ -91,6 +91,12 @@ test('exact citations: an Aktenzeichen finds the decision and its citers, never 
     assert.deepEqual((await decisions({ query: near })).body.results, [], near);
   }
   assert.deepEqual(azs(await decisions({ query: 'BGH, VI ZR 496/18', mode: 'keyword' })), ['VI ZR 496/18', '1 U 3456/19']);
+  // As typed into a search box: lower case, doubled spaces, spaces around the slash.
+  for (const typed of ['vi zr 496/18', 'VI  ZR  496/18', 'VI ZR 496 / 18', 'bgh, vi zr 496/18']) {
+    const answer = (await decisions({ query: typed })).body;
+    assert.deepEqual([answer.mode, answer.total_available_basis, azs({ body: answer })],
+      ['keyword', 'matching_decisions_exact_citation', ['VI ZR 496/18', '1 U 3456/19']], typed);
+  }
 });
 
 test('exact citations: a court written with the Aktenzeichen binds the decision and the citations of it', async () => {
