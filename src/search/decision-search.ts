@@ -104,6 +104,14 @@ function semanticRanking(db: Database.Database, args: DecisionFilters, qv: Query
   };
 }
 
+/**
+ * Hybrid's count: the lexical arm's matches, raised to the decisions ranked where the vector and norm arms add more
+ * than the words matched; then only a lower bound (no count is shown below the results a client can page through).
+ */
+function atLeastRanked(total: { value: number; is_floor: boolean }, ranked: number) {
+  return ranked > total.value ? { value: ranked, is_floor: true } : total;
+}
+
 function hybridRanking(db: Database.Database, args: DecisionFilters, qv: QueryVector | null, plan: SearchPlan, filters: FilterSql): Ranking {
   const lexical = lexicalArm(db, matchExpression(plan.groups, false), filters);
   const lexicalIds = new Set(lexical.entries.map((entry) => entry.decision_id));
@@ -111,7 +119,7 @@ function hybridRanking(db: Database.Database, args: DecisionFilters, qv: QueryVe
   const norms = normArm(db, plan.norms, [...new Set([...lexical.entries, ...vector.entries].map((entry) => entry.decision_id))]);
   const fused = reciprocalRankFusion([{ entries: lexical.entries }, { entries: vector.entries }, { entries: norms, weight: 0.5 }]);
   return {
-    decisions: fused, total: lexical.total, basis: LEXICAL_BASIS,
+    decisions: fused, total: atLeastRanked(lexical.total, fused.length), basis: LEXICAL_BASIS,
     candidatePool: lexical.entries.length + vector.candidates + norms.length,
     exhaustive: lexical.exhaustive, plan, expansion: plan.expansion, mode: 'hybrid',
     // A decision the lexical arm found shows the passages holding the query's words; one found by its vector alone,

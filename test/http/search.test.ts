@@ -384,3 +384,26 @@ test('hybrid fuses the vector arm; a corpus without vectors answers 503 for sema
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('hybrid never counts fewer decisions than it serves: beyond the lexical matches the count is a floor', async () => {
+  const keywordTotal = (await decisions({ query: 'Eigenbedarf', mode: 'keyword' })).body.total_available;
+  const hybrid = (await decisions({ query: 'Eigenbedarf' })).body;
+  assert.ok(hybrid.results.length > keywordTotal.value, 'the vector arm adds decisions the word is not in');
+  assert.ok(hybrid.total_available.value >= hybrid.results.length && hybrid.total_available.is_floor, JSON.stringify(hybrid.total_available));
+  // The count is then the decisions a client can page through.
+  const served = new Set<string>();
+  for (let page = 1; page <= 10; page++) {
+    const { results } = (await decisions({ query: 'Eigenbedarf', page })).body;
+    if (results.length === 0) break;
+    for (const item of results) served.add(item.id);
+  }
+  assert.equal(hybrid.total_available.value, served.size);
+  for (let page = 1; page <= 3; page++) {
+    const body = (await decisions({ query: 'Kündigung', document_type: 'Beschluss', limit: 3, page })).body;
+    assert.ok(body.total_available.value >= (page - 1) * 3 + body.results.length, `page ${page}`);
+  }
+  const combined = (await search('/search', { query: 'Kündigung', branch: 'patent' })).body;
+  const decisionsSection = combined.section_totals.decisions.total_available;
+  assert.ok(decisionsSection.value >= combined.sections.decisions.length);
+  assert.equal(combined.total_available.value, combined.section_totals.laws.total_available.value + decisionsSection.value);
+});
