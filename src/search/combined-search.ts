@@ -45,7 +45,8 @@ function answerCombined(db: Database.Database, args: CombinedSearchArgs, qv: Que
   const mode = args.mode ?? 'hybrid';
   const plan = ranking.plan ?? planQuery(db, args.query, args.bridge);
   const laws = searchLaws(db, {
-    expression: matchExpression(plan.groups, mode === 'keyword'), groups: plan.groups, norms: plan.norms,
+    // Keyword requires every query group, so the bridge widens the groups there but its norms lead only otherwise.
+    expression: matchExpression(plan.groups, mode === 'keyword'), groups: plan.groups, norms: mode === 'keyword' ? [] : plan.norms,
     limit: args.limit, jurisdiction: args.jurisdiction,
   });
   const lawsTruncated = laws.total.value > laws.items.length || laws.total.is_floor;

@@ -1,6 +1,7 @@
 // The laws section of GET /search: FTS5 over law units (title '§ 573 BGB' and the law's name above the heading above
 // the text), narrowed by jurisdiction. Law units carry no vectors, so this section is lexical in every mode; in
-// hybrid and semantic mode any query group may match (BM25 ranks fuller matches first) and the bridge's norms lead.
+// hybrid and semantic mode any query group may match (BM25 ranks fuller matches first) and the bridge's norms lead
+// (the caller passes none in keyword mode, where every group is required).
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { termMatcher, type TermGroup } from './query.ts';
@@ -93,7 +94,13 @@ export function searchLaws(db: Database.Database, options: {
   }
   const ordered = new Map<number, UnitRow>();
   for (const row of [...bridgeUnits(db, options.norms, options.jurisdiction), ...rows]) ordered.set(row.rowid, row);
+  // The bridge's units count with the matches: exactly while the pool holds every match; past it, one of them may
+  // be among the matches counted, so the count becomes a floor.
+  const bridged = ordered.size - rows.length;
+  const exhaustive = rows.length < UNIT_POOL;
+  if (exhaustive) total = { value: ordered.size, is_floor: false };
+  else if (bridged > 0) total = { ...total, is_floor: true };
   const isMatch = termMatcher(options.groups);
   const items = [...ordered.values()].slice(0, options.limit).map((row) => lawItem(row, options.groups, isMatch));
-  return { items, total, candidatePool: ordered.size, exhaustive: rows.length < UNIT_POOL };
+  return { items, total, candidatePool: ordered.size, exhaustive };
 }

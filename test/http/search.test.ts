@@ -407,3 +407,18 @@ test('hybrid never counts fewer decisions than it serves: beyond the lexical mat
   assert.ok(decisionsSection.value >= combined.sections.decisions.length);
   assert.equal(combined.total_available.value, combined.section_totals.laws.total_available.value + decisionsSection.value);
 });
+
+test('GET /search laws: keyword mode shows only units holding every word; the bridge units of hybrid count in the total', async () => {
+  const query = 'Mietminderung Schimmel';
+  const keyword = (await search('/search', { query, mode: 'keyword' })).body;
+  const laws = keyword.sections.laws as { title: string; confidence: string }[];
+  assert.ok(laws.length > 0);
+  // Every group (a word or the legal terms the bridge adds for it) answered: § 535 BGB, a bridge norm holding no
+  // word for Schimmel, is not shown.
+  for (const law of laws) assert.equal(law.confidence, 'high', law.title);
+  assert.equal(keyword.section_totals.laws.total_available.value, laws.length);
+  const hybrid = (await search('/search', { query })).body;
+  assert.ok(hybrid.query_expansion.added_norms.length > 0, 'the bridge names norms');
+  assert.ok(hybrid.section_totals.laws.total_available.value >= hybrid.sections.laws.length);
+  assert.ok(hybrid.sections.laws.length > laws.length, 'the bridge units lead in hybrid');
+});
