@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { invalidArgument } from '../errors.ts';
 import { corpusAsOf } from './coverage.ts';
-import { parseNormenkette, type ParsedNorm } from './norms.ts';
+import { inFamily, parseProvision } from './norm-family.ts';
 
 export const FACET_VALUE_LIMIT = 500;
 
@@ -57,26 +57,17 @@ function typedFacet(field: string): FacetSource {
   };
 }
 
-/** One norm, canonical, as the importer stores it in decision_norms: `§ 573 Abs 2 BGB` → `§ 573 Abs. 2 BGB`. */
-function parseNorm(norm: string): ParsedNorm {
-  const parsed = parseNormenkette(norm);
-  if (parsed.length !== 1) throw invalidArgument('norm', 'must name one provision with its law, e.g. § 573 BGB or Art. 12 GG');
-  return parsed[0];
-}
-
 /**
- * Decisions citing the norm or any subdivision of it ("subdivisions nest"), per exact norm: in the text or in the
- * Normenkette (both are statute edges).
+ * Decisions citing the norm or any subdivision of it ("subdivisions nest", src/corpus/norm-family.ts), per exact norm:
+ * in the text or in the Normenkette (both are statute edges).
  */
 function citedNorms(corpus: Database.Database, norm: string) {
-  const { norm: canonical, unit, law } = parseNorm(norm);
-  const family = sql<[string, string], { value: string; count: number }>(corpus, 
+  const provision = parseProvision(norm, 'norm');
+  const family = sql<[string, string], { value: string; count: number }>(corpus,
     `SELECT reference_canonical AS value, count(DISTINCT from_decision_id) AS count FROM citation_edges
      WHERE reference_type = 'statute' AND target_law = ? AND target_unit = ? GROUP BY reference_canonical`,
-  ).all(law, unit);
-  const withoutLaw = (value: string) => value.slice(0, -law.length - 1);
-  const base = withoutLaw(canonical);
-  return { canonical, rows: family.filter((row) => withoutLaw(row.value) === base || withoutLaw(row.value).startsWith(`${base} `)) };
+  ).all(provision.law, provision.unit);
+  return { canonical: provision.canonical, rows: family.filter((row) => inFamily(row.value, provision)) };
 }
 
 /** GET /corpus/facets/{field}: values with counts, at most 500, optionally filtered by a case-insensitive prefix. */

@@ -5,6 +5,7 @@
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { azKey } from '../corpus/ids.ts';
+import { familyCondition } from '../corpus/norm-family.ts';
 import { extractCitations, type CaseCitation, type Citation, type StatuteCitation } from '../citations/extract.ts';
 import type { FilterSql } from './filters.ts';
 import type { PageChunks, Passage } from './page-chunks.ts';
@@ -73,14 +74,12 @@ function caseMatches(db: Database.Database, citation: CaseCitation, filters: Fil
 }
 
 function statuteMatches(db: Database.Database, citation: StatuteCitation, filters: FilterSql): Matched {
-  const unit = `${citation.kind} ${citation.number}`;
-  const base = citation.canonical.slice(0, -(citation.law!.length + 1));
+  const family = familyCondition({ canonical: citation.canonical, law: citation.law!, unit: `${citation.kind} ${citation.number}` }, 'e.');
   const ids = sql<unknown[], { id: string }>(db, `
     SELECT d.id FROM citation_edges e JOIN decisions d INDEXED BY search_decision_filters ON d.id = e.from_decision_id
-    WHERE e.reference_type = 'statute' AND e.target_law = ? AND e.target_unit = ?
-      AND (e.reference_canonical = ? OR substr(e.reference_canonical, 1, ?) = ?)${filters.where}
+    WHERE ${family.sql}${filters.where}
     GROUP BY d.id ORDER BY count(*) DESC, d.date DESC, d.id`)
-    .all(citation.law, unit, citation.canonical, base.length + 1, `${base} `, ...filters.params).map((row) => row.id);
+    .all(...family.params, ...filters.params).map((row) => row.id);
   return { ids, total: ids.length };
 }
 

@@ -1,7 +1,7 @@
 // The decision filters of both search endpoints as one SQL condition on `d` (decisions), applied inside every arm.
 import type Database from 'better-sqlite3';
 import { invalidArgument } from '../errors.ts';
-import { parseNormenkette } from '../corpus/norms.ts';
+import { familyCondition, parseProvision } from '../corpus/norm-family.ts';
 
 export interface DecisionFilters {
   court?: string;
@@ -23,31 +23,19 @@ export interface FilterSql {
   active: boolean;
 }
 
-/** The cited norm as law, unit and the canonical form without the law ('§ 573 Abs. 2'), or 422 on cited_norm. */
-export function parseCitedNorm(text: string): { canonical: string; law: string; unit: string; base: string } {
-  const parsed = parseNormenkette(text);
-  if (parsed.length !== 1) throw invalidArgument('cited_norm', 'must name one provision with its law, e.g. § 573 BGB or Art. 6 DSGVO');
-  const { norm, law, unit } = parsed[0];
-  return { canonical: norm, law, unit, base: norm.slice(0, -law.length - 1) };
-}
-
 /**
  * The decisions citing a provision or a subdivision of it (statute edges of the text and the Normenkette), as a
- * subquery selecting decision ids.
+ * subquery selecting decision ids; 422 on cited_norm when the text names no one provision with its law.
  */
 export function citedNormCondition(text: string): { sql: string; params: unknown[] } {
-  const norm = parseCitedNorm(text);
-  return {
-    sql: `SELECT from_decision_id FROM citation_edges WHERE reference_type = 'statute'
-      AND target_law = ? AND target_unit = ? AND (reference_canonical = ? OR substr(reference_canonical, 1, ?) = ?)`,
-    params: [norm.law, norm.unit, norm.canonical, norm.base.length + 1, `${norm.base} `],
-  };
+  const family = familyCondition(parseProvision(text, 'cited_norm'));
+  return { sql: `SELECT from_decision_id FROM citation_edges WHERE ${family.sql}`, params: family.params };
 }
 
 /**
- * SQL for the filters, on decisions (d) and on search_docs (s). cited_norm nests subdivisions: '§ 573 BGB' also finds
- * decisions citing '§ 573 Abs. 2 Nr. 2 BGB', '§ 573 Abs. 2 BGB' not those citing only '§ 573 Abs. 1 BGB' (statute
- * edges of the text and the Normenkette).
+ * SQL for the filters, on decisions (d) and on search_docs (s). cited_norm nests subdivisions (src/corpus/norm-family.ts):
+ * '§ 573 BGB' also finds decisions citing '§ 573 Abs. 2 Nr. 2 BGB', '§ 573 Abs. 2 BGB' not those citing only
+ * '§ 573 Abs. 1 BGB'.
  */
 export function filterSql(filters: DecisionFilters): FilterSql {
   // Each condition on a table alias and the column holding the decision id.

@@ -106,6 +106,9 @@ test('facets: cited_norms lists the family of a norm, canonicalized and echoed b
   const narrow = (await get('/api/v1/corpus/facets/cited_norms?norm=%C2%A7%20573%20Abs%202%20BGB')).body;
   assert.equal(narrow.norm, '§ 573 Abs. 2 BGB');
   assert.deepEqual(Object.keys(narrow.values), ['§ 573 Abs. 2 Nr. 2 BGB']);
+  // Read as the citation check reads texts: Roman Absätze, a spelled-out alias of the law.
+  const roman = (await get(`/api/v1/corpus/facets/cited_norms?norm=${encodeURIComponent('§ 573 II BGB')}`)).body;
+  assert.deepEqual([roman.norm, roman.values], [narrow.norm, narrow.values]);
 });
 
 test('facets: 422 for an unknown field or type, cited_norms without norm, an unreadable norm', async () => {

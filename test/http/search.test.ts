@@ -162,6 +162,12 @@ test('filters in every mode: court, branch, document_type, dates, cited_norm wit
     assert.deepEqual(azs(abs3).sort(), ['49 C 123/19', 'VIII ZR 214/12'], mode);
     const unit = await decisions({ query: 'Kündigung', mode, cited_norm: '§ 573 BGB' });
     assert.ok(azs(abs3).every((az) => azs(unit).includes(az)) && unit.body.results.length > abs3.body.results.length, mode);
+    // Read as the citation check reads texts: '§ 573 III BGB' is '§ 573 Abs. 3 BGB'.
+    assert.deepEqual(azs(await decisions({ query: 'Kündigung', mode, cited_norm: '§ 573 III BGB' })).sort(), azs(abs3).sort(), mode);
+    // A first Unterabsatz is implied where the norm leaves it out: the decisions store 'Art. 6 Abs. 1 UAbs. 1 lit. f DSGVO'.
+    const gdpr = await decisions({ query: 'Daten', mode, cited_norm: 'Art. 6 Abs. 1 lit. f DS-GVO' });
+    assert.ok(gdpr.body.results.length > 0, mode);
+    assert.deepEqual(azs(gdpr), azs(await decisions({ query: 'Daten', mode, cited_norm: 'Art. 6 Abs. 1 UAbs. 1 lit. f DSGVO' })), mode);
     const nothing = await decisions({ query: 'Wohnung', mode, court: 'BGH', branch: 'sozial' });
     assert.deepEqual(nothing.body.results, []);
   }
