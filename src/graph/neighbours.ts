@@ -103,6 +103,13 @@ function walkQuery(side: Side): string {
 
 interface Reached { node: string; hop: number; paths: number; via: string | null; rows_reaching: number }
 
+/** The ids of the source's direct neighbours in one direction. */
+function neighbourIds(corpus: Database.Database, side: Side, id: string): Set<string> {
+  const { near, far } = SIDES[side];
+  return new Set(sql<[string], { id: string }>(corpus, `SELECT DISTINCT ${far} AS id FROM citation_edges
+     WHERE ${near} = ? AND reference_type = 'case' AND to_decision_id IS NOT NULL`).all(id).map((row) => row.id));
+}
+
 /** The edge details (first citation, role, Randnummern) between a citing and a cited decision. */
 function edgeBetween(corpus: Database.Database, from: string, to: string) {
   return sql<[string, string], { canonical: string; role: string | null; rns: string | null }>(corpus,
@@ -149,6 +156,11 @@ function depthTwo(corpus: Database.Database, publicUrl: string, side: Side, sour
       .sort((a, b) => b.paths - a.paths || (a.node < b.node ? -1 : 1));
     const served = hopTwo.slice(0, cap - hopOne.length);
     omitted += hopTwo.length - served.length;
+    // A direct neighbour left out of the sample but reached again at hop 2 was counted twice.
+    if (hopOne.length < hopOneTotal) {
+      const direct = neighbourIds(corpus, side, source);
+      omitted -= hopTwo.filter((row) => direct.has(row.node)).length;
+    }
     const decision = sql<[string], EdgeDecision>(corpus, `SELECT ${DECISION_COLUMNS} FROM decisions d WHERE d.id = ?`);
     for (const row of served) {
       const [from, to] = side === 'outgoing' ? [row.via!, row.node] : [row.node, row.via!];
@@ -205,7 +217,7 @@ export function citationGraph(corpus: Database.Database, publicUrl: string, sour
   const nodesOmitted = outgoing.omitted + incoming.omitted;
   const truncated = hasMoreReferences || hasMoreReferencedBy || nodesOmitted > 0
     || (wants('outgoing') && open.length > unresolvedServed.length && request.page === 1)
-    || (depthOneOnly && (referencesResolved > reachableMax || referencedBy > reachableMax));
+    || (depthOneOnly && ((wants('outgoing') && referencesResolved > reachableMax) || (wants('incoming') && referencedBy > reachableMax)));
 
   return {
     source: { id: source.id, aktenzeichen: source.aktenzeichen, court: source.court, date: source.date },

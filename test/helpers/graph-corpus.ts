@@ -3,6 +3,7 @@
  * process:
  * - HUB (BGH VIII ZR 1/20) is cited by 60 decisions CITER[0..59] (BGH VIII ZR 101/20 ... 160/20, newest last);
  * - SOURCE (BGH VIII ZR 2/21) cites CITER[0..29] and 30 BGH decisions the corpus does not hold (VIII ZR 201/19 ...);
+ * - CITER[24] also cites CITER[25];
  * - LONG[0..5] (BAG 1 AZR 1/21 ...) hold about 180,000 characters each.
  */
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -51,8 +52,11 @@ export function graphCorpus(): Promise<string> {
     const bgh = { gertyp: 'BGH', spruchkoerper: '8. Zivilsenat', doktyp: 'Urteil' };
     write(1, riiXml({ ...bgh, doknr: doknr(1), datum: compact(GRAPH.hub.date), aktenzeichen: GRAPH.hub.az,
       gruende: [{ rn: 1, text: FILLER }] }));
+    // CITER[24] also cites CITER[25]: both are cited by SOURCE, which a depth-2 sample of 25 reaches twice.
+    const alsoCites = (i: number) => (i === 24 ? [{ rn: 3, text: `Anders ${citation('BGH', GRAPH.citers[25].date, GRAPH.citers[25].az)}.` }] : []);
     GRAPH.citers.forEach((c, i) => write(100 + i, riiXml({ ...bgh, doknr: doknr(100 + i), datum: compact(c.date), aktenzeichen: c.az,
-      gruende: [{ rn: 1, text: FILLER }, { rn: 2, text: `So bereits ${citation('BGH', GRAPH.hub.date, GRAPH.hub.az)}, Rn. 5.` }] })));
+      gruende: [{ rn: 1, text: FILLER }, { rn: 2, text: `So bereits ${citation('BGH', GRAPH.hub.date, GRAPH.hub.az)}, Rn. 5.` },
+        ...alsoCites(i)] })));
     write(2, riiXml({ ...bgh, doknr: doknr(2), datum: compact(GRAPH.source.date), aktenzeichen: GRAPH.source.az,
       gruende: [
         ...GRAPH.citers.slice(0, 30).map((c, i) => ({ rn: i + 1, text: `Vgl. ${citation('BGH', c.date, c.az)}, Rn. 3.` })),

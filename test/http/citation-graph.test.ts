@@ -176,6 +176,8 @@ test('depth 2 caps: at most 50 distinct decisions, 25 per direction when both ar
   const both = (await get(graph, `${GRAPH.source.id}/citations?depth=2`, token)).body;
   assert.equal(both.references.filter((e: any) => e.in_corpus).length, 25);
   assert.equal(both.referenced_by.length, 0);
+  // 30 cited, 25 sampled; hop 2 reaches the hub and CITER[25] (via CITER[24]), a direct neighbour counted once: 31
+  // reached, 25 served.
   assert.equal(both.nodes_omitted, 6);
   assert.ok(both.references_withheld_reasons.includes('node_cap'));
 });
@@ -204,6 +206,35 @@ test('depth 2: a walk cut at its row bound says so (nodes_omitted_is_floor); an 
   const body = (await get(cut, path)).body;
   assert.equal(body.nodes_omitted_is_floor, true);
   assert.ok(body.references.some((e: any) => e.hop === 2 && e.corpus.artifact_id === GRAPH.hub.id), 'the hub is still reached');
+});
+
+test('depth 1 beyond 500 neighbours: the requested direction alone decides truncated', async (t) => {
+  // A copy where 501 more decisions cite CITER[59], which itself cites the hub alone.
+  const dir = mkdtempSync(join(tmpdir(), 'juralite-graph-wide-'));
+  const copy = join(dir, 'corpus.db');
+  copyFileSync(await graphCorpus(), copy);
+  const db = openCorpus(copy);
+  const decision = db.prepare(`INSERT INTO decisions (id, court, full_text, text_length, source_format, content_hash, imported_at)
+    VALUES (?, 'BGH', '', 0, 'rii-xml', ?, '2026-01-01T00:00:00Z')`);
+  const edge = db.prepare(`INSERT INTO citation_edges (from_decision_id, rn, reference_canonical, reference_type, to_decision_id,
+    resolution_status) VALUES (?, 1, ?, 'case', ?, 'resolved')`);
+  const cited = GRAPH.citers[59];
+  db.transaction(() => {
+    for (let i = 0; i < 501; i++) {
+      decision.run(`wide-${i}`, `hash-${i}`);
+      edge.run(`wide-${i}`, `BGH, ${cited.az}`, cited.id);
+    }
+  })();
+  db.close();
+  const wide = await startApi({ corpus: copy });
+  t.after(async () => {
+    await wide.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const outgoing = (await get(wide, `${cited.id}/citations?direction=outgoing`)).body;
+  assert.deepEqual([outgoing.references.length, outgoing.referenced_by_total, outgoing.truncated], [1, 501, false]);
+  const incoming = (await get(wide, `${cited.id}/citations?direction=incoming`)).body;
+  assert.deepEqual([incoming.referenced_by.length, incoming.truncated], [25, true]);
 });
 
 test('graph neighbours served count against the daily row cap; the free repeat in the same month costs nothing', async () => {
