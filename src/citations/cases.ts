@@ -153,34 +153,63 @@ function countedInProse(written: string, c: CaseCitation): boolean {
   return next !== null && !PAGE_FOLLOWER.test(next[1]);
 }
 
-/** Finds every decision citation in `text`, in order. */
+/** Finds every decision citation in `text`, in order (offsets into `written`). */
 export function scanCases(written: string, options: CaseScanOptions = {}): CaseCitation[] {
-  const text = flattened(written);
+  const { text, origin } = compacted(written);
   const out: CaseCitation[] = [];
   let lastEnd = 0;
   ANCHOR.lastIndex = 0;
   for (let m = ANCHOR.exec(text); m; m = ANCHOR.exec(text)) {
     if (m.index < lastEnd) continue;
     const citation = assemble(text, m, lastEnd, out[out.length - 1], options);
-    if (countedInProse(written, citation[0])) continue;
+    const first = citation[0];
+    if (countedInProse(written, { ...first, end: origin(first.end - 1) + 1 })) continue;
     out.push(...citation);
     lastEnd = citation[citation.length - 1].end;
     ANCHOR.lastIndex = lastEnd;
   }
+  for (const c of out) [c.start, c.end] = [origin(c.start), origin(c.end - 1) + 1];
   return out;
 }
 
+/** Spacing the scanner reads as one space: a single line break, a run of spaces or tabs, a thin space; a blank line stays. */
+const SPACING = /(\r?\n(?:[ \t]*\r?\n)+)|[ \t\u00a0\u2009\u202f]*\r?\n(?![ \t]*\r?\n)[ \t\u00a0\u2009\u202f]*|[ \t\u00a0\u2009\u202f]{2,}|[\t\u2009\u202f]|([\u2010\u2011])/gu;
+
 /**
- * The text as the scanner reads it, every offset unchanged (replacements keep the UTF-16 length): a single line break
- * and a thin space read as a space, a non-breaking hyphen as '-', so that a citation wrapped across lines (PDF text) or
- * typeset with thin spaces ('VI\u202fZR\u202f496/18', 'C\u2011673/17' from curia) reads as on one line; a blank line
- * still ends a citation.
+ * The text as the scanner reads it, and where its offsets lie in the written text: a single line break (CRLF too), a
+ * run of spaces or tabs and a thin space read as one space, a non-breaking hyphen as '-', so that a citation wrapped
+ * across lines (PDF text), typed with doubled spaces or typeset with thin spaces ('VI\u202fZR\u202f496/18',
+ * 'C\u2011673/17' from curia) reads as on one line; a blank line still ends a citation.
  */
-function flattened(text: string): string {
-  return text.replace(/\r?\n(?:[ \t]*\r?\n)+|\r?\n|[\u2009\u202f\u2010\u2011]/gu, (m) => {
-    if (m === '\u2010' || m === '\u2011') return '-';
-    return m === '\n' || m === '\r\n' || m.length === 1 ? ' '.repeat(m.length) : m;
-  });
+function compacted(written: string): { text: string; origin: (offset: number) => number } {
+  const parts: string[] = [];
+  // From compact offset from[i] on, the written offset is larger by shift[i] (ascending; one entry per shortening).
+  const from = [0];
+  const shift = [0];
+  let copied = 0;
+  let removed = 0;
+  for (const m of written.matchAll(SPACING)) {
+    if (m[1]) continue;
+    parts.push(written.slice(copied, m.index), m[2] ? '-' : ' ');
+    copied = m.index + m[0].length;
+    if (m[0].length > 1) {
+      removed += m[0].length - 1;
+      from.push(copied - removed);
+      shift.push(removed);
+    }
+  }
+  parts.push(written.slice(copied));
+  const origin = (offset: number) => {
+    let lo = 0;
+    let hi = from.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (from[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return offset + shift[lo];
+  };
+  return { text: parts.join(''), origin };
 }
 
 /** Builds the citation around one anchor (and any reporter chain continuing it: 'BVerfGE 79, 292 <304>; 89, 1'). */
@@ -294,7 +323,7 @@ function finish(c: CaseCitation): void {
 /** Whether the text holds anything citing a decision: an Aktenzeichen, an ECLI or a reporter citation. */
 export function hasDecisionReference(text: string): boolean {
   ANCHOR.lastIndex = 0;
-  const found = ANCHOR.test(flattened(text));
+  const found = ANCHOR.test(compacted(text).text);
   ANCHOR.lastIndex = 0;
   return found;
 }

@@ -358,8 +358,14 @@ table('decisions wrapped across lines or typeset with thin spaces and non-breaki
   { text: 'VI\u202fZR\u202f496/18 und VI\u2009ZR\u2009497/18', canonical: ['BGH, VI ZR 496/18', 'BGH, VI ZR 497/18'] },
   { text: 'NJW 2019,\n2000', canonical: ['NJW 2019, 2000'] },
   { text: 'EuGH, Urt. v. 1.10.2019, Rs. C\u2011673/17', canonical: ['EuGH, C-673/17'] },
-  // A blank line still ends a citation.
+  // Windows line ends, doubled spaces and tabs (a .txt upload, typed text); offsets stay those of the text as written.
+  { text: 'vgl. BGH, Urteil vom 14.05.2019 - VI ZR\r\n496/18, Rn. 12', canonical: ['BGH, VI ZR 496/18'],
+    raw: ['BGH, Urteil vom 14.05.2019 - VI ZR\r\n496/18'] },
+  { text: 'so  BGH,  Urteil vom 24.10.2018 - VIII  ZR\t254/17 und  VI ZR  496/18.', canonical: ['BGH, VIII ZR 254/17', 'BGH, VI ZR 496/18'],
+    raw: ['BGH,  Urteil vom 24.10.2018 - VIII  ZR\t254/17', 'VI ZR  496/18'] },
+  // A blank line still ends a citation, with Windows line ends too.
   { text: 'Der Senat VI ZR\n\n496/18', canonical: [] },
+  { text: 'Der Senat VI ZR\r\n\r\n496/18', canonical: [] },
 ]);
 
 table('decisions: court, type, date and Aktenzeichen in their spellings', [
