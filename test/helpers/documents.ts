@@ -143,13 +143,18 @@ function notesPart(kind: 'footnote' | 'endnote', notes: string[]): string {
 
 export interface DocxContent {
   paragraphs: string[];
+  /** A table after the paragraphs: rows of cells, each cell of paragraphs. */
+  table?: string[][][];
   footnotes?: string[];
   endnotes?: string[];
 }
 
+const table = (rows: string[][][]) => `<w:tbl>${rows.map((cells) =>
+  `<w:tr>${cells.map((paragraphs) => `<w:tc>${paragraphs.map(paragraph).join('')}</w:tc>`).join('')}</w:tr>`).join('')}</w:tbl>`;
+
 /** The parts of a DOCX package, for tests that want to tamper with one before zipping. */
 export function docxEntries(content: DocxContent): ZipEntry[] {
-  const body = content.paragraphs.map(paragraph).join('');
+  const body = content.paragraphs.map(paragraph).join('') + (content.table ? table(content.table) : '');
   return [
     { name: '[Content_Types].xml', data: '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
       + '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'

@@ -42,6 +42,16 @@ test('DOCX: body paragraphs, each followed by its footnotes, endnotes at the end
   assert.equal(outcome.pages_without_text_layer, null);
 });
 
+test('DOCX: every paragraph of a table cell on its own line, cells and rows in reading order', async () => {
+  const outcome = ready(await extract(docx({
+    paragraphs: ['Anspruchsgrundlagen:'],
+    table: [[['Anspruch aus § 280 Abs. 1 BGB'], ['BGH VI ZR 496/18', 'mit Anmerkung[^1]']], [['§ 823 BGB'], ['']]],
+    footnotes: ['Vgl. § 249 BGB.'],
+  }), 'docx'));
+  assert.equal(outcome.text,
+    'Anspruchsgrundlagen:\nAnspruch aus § 280 Abs. 1 BGB\nBGH VI ZR 496/18\nmit Anmerkung\nVgl. § 249 BGB.\n§ 823 BGB');
+});
+
 test('PDF: the text of every page with a text layer, pages separated by a blank line; image-only pages counted', async () => {
   const outcome = ready(await extract(pdf([
     ['Die Klägerin stützt ihren Anspruch auf § 823 Abs. 1 BGB.', 'Die Beklagte beantragt, die Klage abzuweisen.'],

@@ -36,15 +36,24 @@ export function pdfText(content: OfficeContentNode[]): PdfText {
 }
 
 /**
- * A DOCX's text in reading order: each body paragraph on its own line, followed by the footnotes it references (as
- * a printed page shows them below the text), the endnotes at the end of the document.
+ * The paragraphs of a block: itself, or those inside a table, its rows and cells, or a list. A cell's own `text` runs
+ * its paragraphs together ('§ 280 BGBBGH VI ZR 496/18'), so each paragraph is read by itself.
+ */
+function paragraphsOf(node: OfficeContentNode): OfficeContentNode[] {
+  const children = node.children ?? [];
+  return node.type === 'paragraph' || node.type === 'heading' || children.length === 0 ? [node] : children.flatMap(paragraphsOf);
+}
+
+/**
+ * A DOCX's text in reading order: each body paragraph (a table cell's too) on its own line, followed by the footnotes
+ * it references (as a printed page shows them below the text), the endnotes at the end of the document.
  *
  * @example docxText(ast.content) // 'Der Anspruch folgt aus § 823 BGB.\nBGH, Urteil vom …\nVgl. …'
  */
 export function docxText(content: OfficeContentNode[]): string {
   const lines: string[] = [];
   const endnotes: string[] = [];
-  for (const block of content) {
+  for (const block of content.flatMap(paragraphsOf)) {
     const text = textOf(block).trim();
     if (text) lines.push(text);
     for (const note of notesUnder(block)) {
