@@ -19,11 +19,12 @@ export interface ReadRequest {
   section?: string;
 }
 
-/** "Gründe" also finds the Entscheidungsgründe: both name the reasons. */
-const SECTION_SYNONYMS: Record<string, string[]> = { 'gründe': ['gründe', 'entscheidungsgründe'] };
+/** Names of the same section: a caller's 'Gründe' or 'Entscheidungsgründe' finds whichever the decision has. */
+const REASONS = ['gründe', 'entscheidungsgründe'];
+const SECTION_SYNONYMS: Record<string, string[]> = { 'gründe': REASONS, 'entscheidungsgründe': ['entscheidungsgründe', 'gründe'] };
 
 function sectionsOf(corpus: Database.Database, decisionId: string) {
-  return sql<[string], { name: string; start_offset: number; end_offset: number }>(corpus, 
+  return sql<[string], { name: string; start_offset: number; end_offset: number }>(corpus,
     'SELECT name, start_offset, end_offset FROM decision_sections WHERE decision_id = ? ORDER BY position',
   ).all(decisionId);
 }
@@ -45,6 +46,10 @@ function sectionSpan(sections: Section[], wanted: string): Span {
  * larger than the text.
  */
 export function canonicalReadRequest<T extends ReadRequest>(corpus: Database.Database, decisionId: string, request: T): T {
+  if (request.section !== undefined && (request.rn_from !== undefined || request.rn_to !== undefined)) {
+    // Which would win is a guess: a section and a Randnummer range name two different parts.
+    throw invalidArgument('section', 'give a section or a Randnummer range (rn_from, rn_to), not both');
+  }
   const { text_length } = sql<[string], { text_length: number }>(corpus, 'SELECT text_length FROM decisions WHERE id = ?').get(decisionId)!;
   const section = request.section === undefined ? undefined : sectionSpan(sectionsOf(corpus, decisionId), request.section).section!;
   return { ...request, section, max_chars: Math.min(request.max_chars, text_length) };
@@ -55,7 +60,7 @@ function randnummerSpan(corpus: Database.Database, decision: DecisionRow, from?:
   if (!decision.has_rn_anchors) {
     throw invalidArgument(from !== undefined ? 'rn_from' : 'rn_to', 'this decision has no printed Randnummern (has_rn_anchors is false)');
   }
-  const chunks = sql<[string, number, number], { start_offset: number; end_offset: number; rn_from: number; rn_to: number }>(corpus, 
+  const chunks = sql<[string, number, number], { start_offset: number; end_offset: number; rn_from: number; rn_to: number }>(corpus,
     `SELECT start_offset, end_offset, rn_from, rn_to FROM chunks
      WHERE decision_id = ? AND rn_from IS NOT NULL AND rn_to >= ? AND rn_from <= ? ORDER BY position`,
   ).all(decision.id, from ?? 0, to ?? Number.MAX_SAFE_INTEGER);

@@ -104,6 +104,9 @@ test('422 for every invalid argument, naming it', async () => {
     [SMALL.bgh.id, 'rn_from=40', 'rn_from'],
     [SMALL.bgh.id, 'section=Sachverhalt', 'section'],
     [SMALL.bgh.id, 'section=Tatbestand', 'section'],
+    // A section and a Randnummer range name two parts: refused, not guessed.
+    [SMALL.bgh.id, 'section=Tenor&rn_from=1', 'section'],
+    [SMALL.bgh.id, 'rn_to=2&section=Tenor', 'section'],
     [SMALL.bgh.id, 'date=15.01.2020', 'date'],
     [SMALL.bgh.id, 'court=', 'court'],
     [SMALL.bgh.id, 'court=%20%20', 'court'],
@@ -140,6 +143,12 @@ test('Gründe and Entscheidungsgründe name the same reasons, and are one paid r
     const again = await read('entscheidungsgründe');
     assert.equal(again.body.full_text, reasons.body.full_text);
     assert.equal(again.body.credits.cost, 0, 'the same text is not paid twice');
+    // And the other way: a decision whose reasons are headed 'Gründe' is read by 'Entscheidungsgründe' too.
+    const other = (demo.services.corpus!.prepare(`SELECT decision_id FROM decision_sections WHERE name = 'Gründe' LIMIT 1`)
+      .get() as { decision_id: string }).decision_id;
+    const byLongName = await demo.call('GET', `/api/v1/decisions/${other}?section=${enc('Entscheidungsgründe')}`, { token: auth });
+    assert.equal(byLongName.status, 200, JSON.stringify(byLongName.body));
+    assert.equal(byLongName.body.returned_range.section, 'Gründe');
   } finally {
     await demo.close();
   }
