@@ -83,7 +83,10 @@ function methodsAt(operations: readonly Operation[], pathname: string): string[]
 export function createApp(services: Services, operations: readonly Operation[] = OPERATIONS): H3 {
   const { config } = services;
   const app = new H3({
-    // Errors raised by h3 itself (a malformed URL, say) become problems as well.
+    // A malformed percent-encoding in the path ('/decisions/%ZZ') reaches the route: authentication first, then a 422
+    // naming the path parameter (decodePathParameters), as for any other bad argument.
+    allowMalformedURL: true,
+    // Errors raised by h3 itself become problems as well.
     onError: (error) => problemResponse(error.status === 400
       ? new ApiError('validation_failed', 'The request could not be read.', { errors: { request: [error.message] } })
       : error.cause ?? error, config),

@@ -187,6 +187,21 @@ test('404 not_found for an unknown decision; nothing charged', async () => {
   assert.equal(org.balance(), before);
 });
 
+test('a malformed percent-encoding in the path: 401 without a token, else 422 naming the path parameter; nothing charged', async () => {
+  const org = api.org();
+  const before = org.balance();
+  for (const [path, ability, argument] of [
+    ['/api/v1/decisions/%ZZ', 'read', 'id'], ['/api/v1/decisions/%E0%A4%A/citations', 'graph', 'id'],
+    ['/api/v1/citation-check-documents/%ZZ', 'citation-check', 'document'],
+  ]) {
+    assertProblem(await api.call('GET', path), 401, 'unauthenticated', path);
+    const reply = await api.call('GET', path, { token: org.token([ability]) });
+    assertProblem(reply, 422, 'validation_failed', path);
+    assert.deepEqual(Object.keys(reply.body.errors), [argument], path);
+  }
+  assert.equal(org.balance(), before);
+});
+
 test('429 volume_cap when the daily document cap is reached, with unit, cap and resets_at at Berlin midnight', async () => {
   const org = api.org({ plan: 'starter' });
   const token = org.token(['read']);
