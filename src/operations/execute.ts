@@ -47,10 +47,10 @@ function messageOf(issue: v.BaseIssue<unknown>): string {
   if (issue.kind === 'schema' && issue.received === 'Array' && issue.type !== 'array' && inside.length === 0) {
     return 'must be given once, not as a list';
   }
-  if (issue.kind !== 'schema' || !issue.message.startsWith('Invalid ')) return issue.message;
   // Inside an argument, the item is named as the datapackage names its ids: `ids[0] must be a string`.
   const prefix = inside.length === 0 ? ''
     : `${String(argument?.key)}${inside.map((step) => (typeof step.key === 'number' ? `[${step.key}]` : `.${String(step.key)}`)).join('')} `;
+  if (issue.kind !== 'schema' || !issue.message.startsWith('Invalid ')) return `${prefix}${issue.message}`;
   if (issue.type === 'object' && issue.received === 'undefined') return `${prefix}is required`;
   if (issue.received === 'Array' && issue.type !== 'array') return `${prefix}must not be a list`;
   return `${prefix}${EXPECTED[issue.type] ?? issue.message}`;

@@ -120,6 +120,9 @@ test('422 for every invalid argument, named: ids (empty, too many, not an array,
   assert.deepEqual((await post(demo, {})).body.errors, { ids: ['is required'] });
   assert.deepEqual((await post(demo, { ids: [42] })).body.errors, { ids: ['ids[0] must be a string'] });
   assert.deepEqual((await post(demo, { ids: [['a']] })).body.errors, { ids: ['ids[0] must not be a list'] });
+  // The schema's own messages name the item too.
+  assert.deepEqual((await post(demo, { ids: [fixture(3), ' ', 'x'.repeat(201)] })).body.errors,
+    { ids: ['ids[1] must not be blank', 'ids[2] must be at most 200 characters'] });
   assert.deepEqual((await post(demo, { ids: [HUB], full_text: 1 })).body.errors, { full_text: ['must be true or false'] });
   const org = demo.org({ plan: 'enterprise' });
   const before = org.balance();
