@@ -193,7 +193,7 @@ test('a malformed percent-encoding in the path: 401 without a token, else 422 na
   for (const [path, ability, argument] of [
     ['/api/v1/decisions/%ZZ', 'read', 'id'], ['/api/v1/decisions/%E0%A4%A/citations', 'graph', 'id'],
     ['/api/v1/citation-check-documents/%ZZ', 'citation-check', 'document'],
-  ]) {
+  ] as const) {
     assertProblem(await api.call('GET', path), 401, 'unauthenticated', path);
     const reply = await api.call('GET', path, { token: org.token([ability]) });
     assertProblem(reply, 422, 'validation_failed', path);
