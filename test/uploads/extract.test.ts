@@ -64,6 +64,16 @@ test('PDF: the text of every page with a text layer, pages separated by a blank 
   assert.equal(outcome.pages_without_text_layer, 1);
 });
 
+test('PDF: a running header and footer (first and last lines recurring on most pages, numbers aside) are left out', async () => {
+  const header = 'Az.: 7 U 123/18 - Schriftsatz vom 01.02.2024';
+  const pages = [1, 2, 3, 4].map((n) => [header, n === 2 ? 'Anspruch aus § 823 BGB.' : `Text der Seite ${n}.`, `Seite ${n} von 4`]);
+  const outcome = ready(await extract(pdf(pages), 'pdf'));
+  assert.equal(outcome.text, 'Text der Seite 1.\n\nAnspruch aus § 823 BGB.\n\nText der Seite 3.\n\nText der Seite 4.');
+  // Two pages are too few to tell a running header from a repeated first line.
+  const two = ready(await extract(pdf(pages.slice(0, 2)), 'pdf'));
+  assert.ok(two.text.startsWith(header));
+});
+
 test('PDF without any text layer (a scan): no_text, pages still counted', async () => {
   const outcome = await extract(pdf([null, null]), 'pdf');
   failed(outcome, 'no_text');

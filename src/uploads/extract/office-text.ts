@@ -20,6 +20,40 @@ const noteType = (note: OfficeContentNode) => (note.metadata as { noteType?: str
 
 export interface PdfText { text: string; pageCount: number; pagesWithoutText: number }
 
+/** The lines of a PDF page as officeparser reads them (its text nodes), trimmed, without empty ones. */
+function linesOf(node: OfficeContentNode): string[] {
+  if (node.type === 'text') return typeof node.text === 'string' && node.text.trim() ? [node.text.trim()] : [];
+  return (node.children ?? []).flatMap(linesOf);
+}
+
+/** A line as it repeats from page to page: page numbers and dates differ, so digits count alike. */
+const repeating = (line: string) => line.replace(/\d+/gu, '#');
+
+/** The lines that open (or close) at least three pages and three in five of the pages with text, digits aside. */
+function runningLines(edges: (string | undefined)[], pagesWithText: number): Set<string> {
+  const counts = new Map<string, number>();
+  for (const line of edges) if (line !== undefined) counts.set(repeating(line), (counts.get(repeating(line)) ?? 0) + 1);
+  const needed = Math.max(3, Math.ceil(pagesWithText * 0.6));
+  return new Set([...counts].filter(([, count]) => count >= needed).map(([line]) => line));
+}
+
+/**
+ * The pages' texts without their running header and footer: a first or last line that recurs on most pages
+ * ('Az.: 7 U 123/18 - Schriftsatz vom 01.02.2024', 'Seite 3 von 12') would otherwise be checked once per page.
+ */
+function withoutRunningLines(texts: string[], lines: string[][]): string[] {
+  const pagesWithText = texts.filter(Boolean).length;
+  const headers = runningLines(lines.map((page) => page[0]), pagesWithText);
+  const footers = runningLines(lines.map((page) => (page.length > 1 ? page[page.length - 1] : undefined)), pagesWithText);
+  return texts.map((text, i) => {
+    const [first, last] = [lines[i][0], lines[i].length > 1 ? lines[i][lines[i].length - 1] : undefined];
+    let kept = text;
+    if (first !== undefined && headers.has(repeating(first)) && kept.startsWith(first)) kept = kept.slice(first.length).trim();
+    if (last !== undefined && footers.has(repeating(last)) && kept.endsWith(last)) kept = kept.slice(0, -last.length).trim();
+    return kept;
+  });
+}
+
 /**
  * A PDF's text, page after page (pages separated by a blank line), and how many pages have no text layer.
  *
@@ -27,7 +61,7 @@ export interface PdfText { text: string; pageCount: number; pagesWithoutText: nu
  */
 export function pdfText(content: OfficeContentNode[]): PdfText {
   const pages = content.filter((node) => node.type === 'page');
-  const texts = pages.map((page) => textOf(page).trim());
+  const texts = withoutRunningLines(pages.map((page) => textOf(page).trim()), pages.map(linesOf));
   return {
     text: texts.filter(Boolean).join('\n\n'),
     pageCount: pages.length,
