@@ -29,8 +29,11 @@ const TEXT_EXTENSIONS = new Map<string, UploadFormat>([
   ['', 'text'], ['.txt', 'text'], ['.text', 'text'], ['.md', 'markdown'], ['.markdown', 'markdown'],
 ]);
 
-/** True when the head has a byte-order mark of UTF-16, the one text encoding with NUL bytes in it. */
-const isUtf16 = (head: Buffer) => startsWith(head, [0xff, 0xfe]) || startsWith(head, [0xfe, 0xff]);
+/** UTF-32's byte-order marks (its little-endian one begins as UTF-16's does). */
+const isUtf32 = (head: Buffer) => startsWith(head, [0xff, 0xfe, 0x00, 0x00]) || startsWith(head, [0x00, 0x00, 0xfe, 0xff]);
+
+/** True when the head has a byte-order mark of UTF-16, the one accepted text encoding with NUL bytes in it. */
+const isUtf16 = (head: Buffer) => !isUtf32(head) && (startsWith(head, [0xff, 0xfe]) || startsWith(head, [0xfe, 0xff]));
 
 /**
  * The format of a file from its first bytes (at least 1 KB when the file has it) and its name.
@@ -50,6 +53,7 @@ export function sniffFormat(head: Buffer, filename: string): Sniffed {
   }
   const other = OTHER_BINARY.find(([, magic]) => startsWith(head, magic));
   if (other) return { refused: `is ${other[0]}; ${ACCEPTED}` };
+  if (isUtf32(head)) return { refused: `is text in UTF-32, which is not supported; save it as UTF-8 (${ACCEPTED})` };
   if (!isUtf16(head) && head.includes(0)) return { refused: `is a binary file of an unsupported format; ${ACCEPTED}` };
   const format = TEXT_EXTENSIONS.get(extension);
   if (!format) {

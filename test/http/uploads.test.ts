@@ -314,6 +314,9 @@ test('unsupported formats are refused by their content and extension', async () 
     ['daten.bin', Buffer.from([1, 2, 0, 3, 4]), /binary file/],
     ['tabelle.xlsx', zip([{ name: 'xl/workbook.xml', data: '<workbook/>' }]), /not a Word document/],
     ['leer.txt', '', /is empty/],
+    // UTF-32 (its little-endian mark begins as UTF-16's): refused, not read as UTF-16 with NULs between the letters.
+    ['utf32.txt', Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), Buffer.from(new Uint32Array([...LEGAL_TEXT].map((c) => c.codePointAt(0)!)).buffer)]),
+      /UTF-32, which is not supported/],
   ];
   for (const [filename, data, pattern] of cases) await assertRefusedUnstored(() => upload(api, token(), data, filename), pattern);
 });
