@@ -24,7 +24,9 @@ export class ExtractionPool {
   readonly #pool: Tinypool;
   readonly #size: number;
   readonly #timeoutMs: number;
-  readonly #queue: Job[] = [];
+  /** Waiting jobs per owner (an organization), owners in turn: one organization's many large files cannot hold every
+   * other organization's upload back for longer than one task (the Map's order is the turn). */
+  readonly #queues = new Map<string, Job[]>();
   readonly #running = new Set<AbortController>();
   #closed = false;
 
@@ -49,21 +51,25 @@ export class ExtractionPool {
    * The text of one document, or why not. A crash, an exit or the time limit give a failed outcome (`unreadable`);
    * the time limit counts from the moment the task runs, not while it waits for a free process.
    */
-  run(task: ExtractionTask): Promise<ExtractionOutcome> {
+  run(task: ExtractionTask, owner: string): Promise<ExtractionOutcome> {
     if (this.#closed) return Promise.reject(new PoolClosed());
     return new Promise((resolve, reject) => {
-      this.#queue.push({ task, resolve, reject });
+      const queue = this.#queues.get(owner);
+      if (queue) queue.push({ task, resolve, reject });
+      else this.#queues.set(owner, [{ task, resolve, reject }]);
       this.#next();
     });
   }
 
-  /** Tasks waiting for a free process. */
-  get waiting(): number {
-    return this.#queue.length;
-  }
-
+  /** Starts waiting jobs while processes are free: the next owner's oldest job, that owner then last in turn. */
   #next(): void {
-    while (!this.#closed && this.#running.size < this.#size && this.#queue.length) this.#start(this.#queue.shift()!);
+    while (!this.#closed && this.#running.size < this.#size && this.#queues.size) {
+      const [owner, queue] = this.#queues.entries().next().value!;
+      this.#queues.delete(owner);
+      const job = queue.shift()!;
+      if (queue.length) this.#queues.set(owner, queue);
+      this.#start(job);
+    }
   }
 
   async #start(job: Job): Promise<void> {
@@ -88,7 +94,8 @@ export class ExtractionPool {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const job of this.#queue.splice(0)) job.reject(new PoolClosed());
+    for (const job of [...this.#queues.values()].flat()) job.reject(new PoolClosed());
+    this.#queues.clear();
     for (const controller of this.#running) controller.abort();
     await this.#pool.destroy();
   }

@@ -58,7 +58,7 @@ function startUploads(services: Services): Uploads {
     try {
       const outcome = await pool.run({
         path: row.stored_path, format: row.format, maxChars: CHECK_MAX_CHARS, maxUncompressedBytes: DOCX_MAX_UNCOMPRESSED_BYTES,
-      });
+      }, row.organization_id);
       if (closed) return;
       if (outcome.status === 'failed') console.warn(`juralite: upload ${id} failed (${outcome.error_code}): ${outcome.error_detail}`);
       if (recordExtraction(state, id, outcome)) await rm(row.stored_path, { force: true });

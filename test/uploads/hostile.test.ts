@@ -8,7 +8,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApi, type Api, type TestOrg } from '../helpers/api.ts';
 import { loadConfig } from '../../src/config.ts';
-import { HOSTILE_WORKER, pollUntilExtracted, upload } from './client.ts';
+import { uploadsOf } from '../../src/uploads/service.ts';
+import { getUpload, HOSTILE_WORKER, pollUntilExtracted, upload } from './client.ts';
 const LEGAL_TEXT = 'Die Klägerin stützt ihren Anspruch auf § 823 Abs. 1 BGB; die Beklagte beantragt, die Klage abzuweisen.';
 
 let api: Api;
@@ -44,4 +45,19 @@ for (const [marker, what] of [['WORKER-EXIT', 'exits'], ['WORKER-HANG', 'hangs p
 test('hostile and good uploads at once: each gets its own outcome', async () => {
   const results = await Promise.all([`${LEGAL_TEXT} WORKER-EXIT`, LEGAL_TEXT, `${LEGAL_TEXT} WORKER-HANG`, LEGAL_TEXT].map(extracted));
   assert.deepEqual(results.map((result) => result.status), ['failed', 'ready', 'failed', 'ready']);
+});
+
+test('organizations take turns: one organization\'s queue of slow files holds another\'s upload back one task at most', async () => {
+  const slow = api.org();
+  const other = api.org();
+  const status = async (owner: TestOrg, id: string) => (await getUpload(api, owner.token(['citation-check']), id)).body.status;
+  const queued = [];
+  for (let i = 0; i < 3; i++) queued.push((await upload(api, slow.token(['citation-check']), `${LEGAL_TEXT} WORKER-HANG ${i}`, 'langsam.txt')).body.id);
+  const quick = (await upload(api, other.token(['citation-check']), LEGAL_TEXT, 'klage.txt')).body.id;
+  // One process, each hanging file cut after 3 s: in arrival order the quick upload would wait for all three.
+  while (await status(other, quick) === 'uploaded') await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(await status(other, quick), 'ready');
+  assert.equal(await status(slow, queued[2]), 'uploaded', 'the last slow file is still waiting');
+  await uploadsOf(api.services).settled();
+  for (const id of queued) assert.equal(await status(slow, id), 'failed');
 });
