@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { invalidArgument } from '../errors.ts';
 import { corpusAsOf } from './coverage.ts';
-import { inFamily, parseProvision } from './norm-family.ts';
+import { familyCondition, parseProvision } from './norm-family.ts';
 
 export const FACET_VALUE_LIMIT = 500;
 
@@ -63,11 +63,11 @@ function typedFacet(field: string): FacetSource {
  */
 function citedNorms(corpus: Database.Database, norm: string) {
   const provision = parseProvision(norm, 'norm');
-  const family = sql<[string, string], { value: string; count: number }>(corpus,
+  const family = familyCondition(provision);
+  const rows = sql<unknown[], { value: string; count: number }>(corpus,
     `SELECT reference_canonical AS value, count(DISTINCT from_decision_id) AS count FROM citation_edges
-     WHERE reference_type = 'statute' AND target_law = ? AND target_unit = ? GROUP BY reference_canonical`,
-  ).all(provision.law, provision.unit);
-  return { canonical: provision.canonical, rows: family.filter((row) => inFamily(row.value, provision)) };
+     WHERE ${family.sql} GROUP BY reference_canonical`).all(...family.params);
+  return { canonical: provision.canonical, rows };
 }
 
 /** GET /corpus/facets/{field}: values with counts, at most 500, optionally filtered by a case-insensitive prefix. */

@@ -39,16 +39,9 @@ export function parseProvision(text: string, argument: string): Provision {
 const stem = (provision: Provision) => `${provision.canonical.slice(0, -provision.law.length - 1)} `;
 const FIRST_UABS = ' UAbs. 1 ';
 
-/** Whether a canonical norm of the provision's law and unit is the provision or a subdivision of it. */
-export function inFamily(canonical: string, provision: Provision): boolean {
-  const begins = stem(provision);
-  const written = `${canonical} `;
-  return written.startsWith(begins) || written.replace(FIRST_UABS, ' ').startsWith(begins);
-}
-
 /**
  * SQL over citation_edges (columns prefixed with `edge`, e.g. 'e.') for the statute edges citing the provision or a
- * subdivision of it; inFamily in SQL.
+ * subdivision of it: the canonical form begins with the provision's, with or without a first 'UAbs. 1'.
  */
 export function familyCondition(provision: Provision, edge = ''): { sql: string; params: unknown[] } {
   const begins = stem(provision);

@@ -21,7 +21,6 @@ export interface ReadRequest {
 
 /** Names of the same section: a caller's 'Gründe' or 'Entscheidungsgründe' finds whichever the decision has. */
 const REASONS = ['gründe', 'entscheidungsgründe'];
-const SECTION_SYNONYMS: Record<string, string[]> = { 'gründe': REASONS, 'entscheidungsgründe': ['entscheidungsgründe', 'gründe'] };
 
 function sectionsOf(corpus: Database.Database, decisionId: string) {
   return sql<[string], { name: string; start_offset: number; end_offset: number }>(corpus,
@@ -32,7 +31,9 @@ function sectionsOf(corpus: Database.Database, decisionId: string) {
 type Section = ReturnType<typeof sectionsOf>[number];
 
 function sectionSpan(sections: Section[], wanted: string): Span {
-  const names = SECTION_SYNONYMS[wanted.toLowerCase()] ?? [wanted.toLowerCase()];
+  const name = wanted.toLowerCase();
+  // The name as asked first, then its synonym.
+  const names = REASONS.includes(name) ? [name, ...REASONS.filter((other) => other !== name)] : [name];
   const section = names.map((name) => sections.find((candidate) => candidate.name.toLowerCase() === name)).find(Boolean);
   if (!section) {
     throw invalidArgument('section', `this decision has no section ${wanted}; available_sections: ${sections.map((s) => s.name).join(', ') || 'none'}`);

@@ -287,8 +287,9 @@ export async function syncSearchIndexThreaded(db: Database.Database, threads: An
 function mergeSegmentsAfterLargeDrain(db: Database.Database, drained: { chunks: number; units: number }): void {
   const indexes = [['decisions_fts', drained.chunks, 'chunks'], ['law_units_fts', drained.units, 'law_units']] as const;
   for (const [index, written, source] of indexes) {
+    if (written === 0) continue;
     const rows = sql<[], { n: number }>(db, `SELECT count(*) AS n FROM ${source}`).get()!.n;
-    if (written > 0 && written * 4 >= rows) db.exec(`INSERT INTO ${index} (${index}) VALUES ('optimize')`);
+    if (written * 4 >= rows) db.exec(`INSERT INTO ${index} (${index}) VALUES ('optimize')`);
   }
 }
 
