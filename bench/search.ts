@@ -22,12 +22,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { openServices, listen } from '../src/server.ts';
-import { upgradeCorpus } from '../src/corpus/open.ts';
+import { openCorpus, upgradeCorpus } from '../src/corpus/open.ts';
+import { rankHelperServed } from '../src/search/rank-helper.ts';
 import { createOrganization } from '../src/accounts/organizations.ts';
 import { createToken } from '../src/accounts/tokens.ts';
 import { searchDecisions, type SearchMode } from '../src/search/decision-search.ts';
 import { tokenize } from '../src/search/analyze.ts';
-import { CHUNK_WEIGHTS, COUNT_CAP } from '../src/search/lexical.ts';
+import { CHUNK_WEIGHTS, COUNT_CAP } from '../src/search/rank-range.ts';
 import { planQuery } from '../src/search/plan.ts';
 import { matchExpression } from '../src/search/query.ts';
 import { recordedEmbedder } from '../src/search/embedder.ts';
@@ -35,9 +36,10 @@ import { httpGet, printTable, stats, tearDown, timeEach, timeInterleaved } from 
 
 const { values } = parseArgs({ options: {
   db: { type: 'string' }, requests: { type: 'string', default: '300' }, upgrade: { type: 'boolean', default: false },
+  'keyword-only': { type: 'boolean', default: false },
 } });
 if (!values.db) {
-  console.error('usage: node bench/search.ts --db CORPUS [--requests N] [--upgrade]');
+  console.error('usage: node bench/search.ts --db CORPUS [--requests N] [--upgrade] [--keyword-only]');
   process.exit(2);
 }
 if (values.upgrade) {
@@ -120,8 +122,10 @@ server.keepAliveTimeout = bare.keepAliveTimeout = 600_000;
 const ok = (response: { status: number; body: string }) => {
   if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${response.body.slice(0, 300)}`);
 };
-const inProcess = (mode: SearchMode) => async (query: string) =>
-  JSON.stringify(await searchDecisions(corpus, { query, mode, limit: 20, page: 1, bridge: true }, services.config.embeddings));
+const inProcess = (mode: SearchMode, db = corpus) => async (query: string) =>
+  JSON.stringify(await searchDecisions(db, { query, mode, limit: 20, page: 1, bridge: true }, services.config.embeddings));
+// The same corpus without a rank helper: keyword mode ranking in one thread.
+const oneThread = openCorpus(values.db, { readonly: true });
 const overHttp = (mode: SearchMode, filters: Record<string, string> = {}) => async (query: string) =>
   ok(await httpGet(`${url}/api/v1/decisions/search?${new URLSearchParams({ query, mode, ...filters })}`, { authorization: `Bearer ${nextToken()}` }));
 
@@ -132,20 +136,23 @@ const interleaved: [string, (query: string) => unknown][] = [
   ['raw FTS5 query, keyword expression', rawKeyword],
   ['raw FTS5 query, keyword expression + count', rawKeywordCounted],
   ['raw expression + count over bare HTTP', async (q) => ok(await httpGet(`${bareUrl}/?q=${encodeURIComponent(q)}`, {}))],
+  ['keyword: operation in-process, one thread', inProcess('keyword', oneThread)],
   ['keyword: operation in-process', inProcess('keyword')],
   ['keyword: HTTP GET /decisions/search', overHttp('keyword')],
 ];
 const samples = await timeInterleaved(legalQueries, interleaved.map(([, run]) => run));
 const measures: [string, number[]][] = interleaved.map(([name], index) => [name, samples[index]]);
 const modes: [SearchMode, string[]][] = [['hybrid', mixedQueries], ['semantic', mixedQueries]];
-for (const [mode, queries] of modes) {
-  measures.push([`${mode}: operation in-process`, await timeEach(queries, inProcess(mode))]);
-  measures.push([`${mode}: HTTP GET /decisions/search`, await timeEach(queries, overHttp(mode))]);
+if (!values['keyword-only']) {
+  for (const [mode, queries] of modes) {
+    measures.push([`${mode}: operation in-process`, await timeEach(queries, inProcess(mode))]);
+    measures.push([`${mode}: HTTP GET /decisions/search`, await timeEach(queries, overHttp(mode))]);
+  }
+  measures.push(['keyword, court=BGH: HTTP', await timeEach(legalQueries, overHttp('keyword', { court: 'BGH' }))]);
+  measures.push(['keyword, date range: HTTP', await timeEach(legalQueries, overHttp('keyword', { date_from: '2010-01-01', date_to: '2019-12-31' }))]);
+  measures.push(['semantic, court=BGH: HTTP', await timeEach(mixedQueries, overHttp('semantic', { court: 'BGH' }))]);
+  measures.push(['hybrid, date range: HTTP', await timeEach(mixedQueries, overHttp('hybrid', { date_from: '2010-01-01', date_to: '2019-12-31' }))]);
 }
-measures.push(['keyword, court=BGH: HTTP', await timeEach(legalQueries, overHttp('keyword', { court: 'BGH' }))]);
-measures.push(['keyword, date range: HTTP', await timeEach(legalQueries, overHttp('keyword', { date_from: '2010-01-01', date_to: '2019-12-31' }))]);
-measures.push(['semantic, court=BGH: HTTP', await timeEach(mixedQueries, overHttp('semantic', { court: 'BGH' }))]);
-measures.push(['hybrid, date range: HTTP', await timeEach(mixedQueries, overHttp('hybrid', { date_from: '2010-01-01', date_to: '2019-12-31' }))]);
 
 const counts = corpus.prepare(`SELECT (SELECT count(*) FROM decisions) AS decisions, (SELECT count(*) FROM chunks) AS chunks,
   (SELECT count(*) FROM search_vectors) AS vectors`).get() as { decisions: number; chunks: number; vectors: number };
@@ -164,4 +171,7 @@ for (const [name, samples] of measures) {
   table.push([name, s.p50, s.p95, s.p99, ...[stemsP50, expressionP50, countedP50, bareP50].map((base) => (s.p50 / base).toFixed(2)), TARGETS[name] ?? '']);
 }
 printTable(table);
+const helped = rankHelperServed(corpus);
+console.log(helped ? `rank helper: ${helped.ranked} upper halves ranked by the helper, ${helped.refused} refused` : 'rank helper: none (one core, or the executable)');
+oneThread.close();
 tearDown([server, bare], services, dir);

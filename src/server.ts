@@ -10,10 +10,17 @@ import { createApp } from './http/app.ts';
 import { parserRefusal } from './http/responses.ts';
 import type { Operation, Services } from './operations/operation.ts';
 import { stopUploads, uploadsOf } from './uploads/service.ts';
+import { attachRankHelper, detachRankHelper } from './search/rank-helper.ts';
 
-/** Opens an existing corpus read-only (the server never writes it; replacing the file never touches accounts). */
+/**
+ * Opens an existing corpus read-only (the server never writes it; replacing the file never touches accounts), with
+ * a rank helper for keyword rankings over a large index (src/search/rank-helper.ts).
+ */
 export function openCorpusReadonly(path: string): CorpusDb | null {
-  return existsSync(path) ? openCorpus(path, { readonly: true }) : null;
+  if (!existsSync(path)) return null;
+  const corpus = openCorpus(path, { readonly: true });
+  attachRankHelper(corpus, path);
+  return corpus;
 }
 
 /**
@@ -39,7 +46,10 @@ export function openServices(options: {
 /** Closes the databases; running extractions are abandoned and redone on the next start. */
 export function closeServices(services: Services): void {
   stopUploads(services).catch((error) => console.error('juralite: stopping the extraction pool failed:', error));
-  services.corpus?.close();
+  if (services.corpus) {
+    detachRankHelper(services.corpus);
+    services.corpus.close();
+  }
   services.state.close();
 }
 

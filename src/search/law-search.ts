@@ -8,7 +8,7 @@ import { termMatcher, type TermGroup } from './query.ts';
 import { snippetOf } from './snippets.ts';
 import { confidenceOf, type Confidence } from './results.ts';
 import { unitLabel } from './index-sync.ts';
-import { COUNT_CAP } from './lexical.ts';
+import { COUNT_CAP } from './rank-range.ts';
 
 export const UNIT_WEIGHTS = [5, 4, 1] as const;
 const UNIT_POOL = 200;

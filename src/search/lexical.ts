@@ -8,14 +8,12 @@ import { fieldOf } from './corpus-model.ts';
 import type { FilterSql } from './filters.ts';
 import { entriesOf, type ArmEntry } from './fusion.ts';
 import type { PageChunks } from './page-chunks.ts';
+import { rankDecisionRows } from './rank-helper.ts';
+import { CHUNK_WEIGHTS, COUNT_CAP } from './rank-range.ts';
 import { termMatcher, type TermGroup } from './query.ts';
 
-/** BM25 weights of the decisions_fts columns: title, lead (Leitsatz, Orientierungssatz, Tenor), body. */
-export const CHUNK_WEIGHTS = [4, 2.5, 1] as const;
 /** Decisions the lexical arm of hybrid ranks for fusion: ten pages of 20 (keyword mode ranks as deep as its page). */
 export const DECISION_POOL = 200;
-/** Matching decisions are counted up to this number; beyond it total_available is a floor. */
-export const COUNT_CAP = 10_000;
 /** Passages shown per decision. */
 const PASSAGES = 3;
 
@@ -28,34 +26,21 @@ export interface LexicalResult {
   exhaustive: boolean;
 }
 
-const BM25 = `bm25(decisions_fts, ${CHUNK_WEIGHTS.join(', ')})`;
-
 /**
  * Runs the FTS5 expression over decisions with the filters and keeps the best `pool`; an empty expression matches
- * nothing. Without filters, FTS5 ranks alone and only the pool's rows are joined to their decision ids; with filters,
- * the join sits inside the ranking and the filters test search_docs, which repeats the filtered columns (looking each
- * of tens of thousands of matches up by UUID in decisions took twice as long).
- * Equal scores go by row id, so pools of different depth agree on their common part (the pages of a query never
- * overlap).
+ * nothing. FTS5 ranks (rank-range.ts; in two threads on a large index, rank-helper.ts), the filters test search_docs,
+ * which repeats the filtered columns (looking each of tens of thousands of matches up by UUID in decisions took twice
+ * as long), and only the pool's rows are looked up to their decision ids.
  */
 export function lexicalArm(db: Database.Database, expression: string, filters: FilterSql, pool = DECISION_POOL): LexicalResult {
   if (expression === '') return { entries: [], total: { value: 0, is_floor: false }, exhaustive: true };
-  const rows = filters.active
-    ? sql<unknown[], { decision_id: string }>(db, `
-      SELECT s.decision_id, ${BM25} AS score FROM decisions_fts f JOIN search_docs s ON s.doc_id = f.rowid
-      WHERE decisions_fts MATCH ?${filters.whereOnDocs} ORDER BY score, f.rowid LIMIT ?`).all(expression, ...filters.params, pool)
-    : sql<unknown[], { decision_id: string }>(db, `
-      SELECT s.decision_id FROM
-        (SELECT rowid AS doc_id, ${BM25} AS score FROM decisions_fts WHERE decisions_fts MATCH ? ORDER BY score, rowid LIMIT ?) r
-      JOIN search_docs s ON s.doc_id = r.doc_id ORDER BY r.score, r.doc_id`).all(expression, pool);
-  const entries = entriesOf(rows.map((row) => row.decision_id));
-  if (entries.length < pool) return { entries, total: { value: entries.length, is_floor: false }, exhaustive: true };
-  const { n } = filters.active
-    ? sql<unknown[], { n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM decisions_fts f JOIN search_docs s ON s.doc_id = f.rowid
-      WHERE decisions_fts MATCH ?${filters.whereOnDocs} LIMIT ?)`).get(expression, ...filters.params, COUNT_CAP + 1)!
-    : sql<unknown[], { n: number }>(db, 'SELECT count(*) AS n FROM (SELECT 1 FROM decisions_fts WHERE decisions_fts MATCH ? LIMIT ?)')
-      .get(expression, COUNT_CAP + 1)!;
-  return { entries, total: { value: Math.min(n, COUNT_CAP), is_floor: n > COUNT_CAP }, exhaustive: false };
+  const ranking = rankDecisionRows(db, expression, filters, pool);
+  const decisionOf = new Map(sql<[string], { doc_id: number; decision_id: string }>(db,
+    'SELECT doc_id, decision_id FROM search_docs WHERE doc_id IN (SELECT value FROM json_each(?))')
+    .all(JSON.stringify(ranking.docIds)).map((row) => [row.doc_id, row.decision_id]));
+  const entries = entriesOf(ranking.docIds.map((id) => decisionOf.get(id)!));
+  const exhaustive = entries.length < pool;
+  return { entries, total: { value: Math.min(ranking.matches, COUNT_CAP), is_floor: ranking.matches > COUNT_CAP }, exhaustive };
 }
 
 /**

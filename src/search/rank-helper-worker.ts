@@ -1,0 +1,34 @@
+// The rank helper's thread (src/search/rank-helper.ts): its own read-only connection to the corpus; for each job, in
+// one read transaction, the upper half of a ranking when the index is in the caller's state, written to shared
+// memory. Anything else (another state, an error) is refused: the caller then ranks the half itself and meets any
+// error there, where it is answered.
+import { parentPort, workerData } from 'node:worker_threads';
+import { openCorpus } from '../corpus/open.ts';
+import { HELPER_POOL, helperMemory, HelperState, indexFingerprint, type HelperJob } from './rank-helper.ts';
+import { ALL_ROWS, rankRange } from './rank-range.ts';
+
+const { path, buffer } = workerData as { path: string; buffer: SharedArrayBuffer };
+const { state, numbers } = helperMemory(buffer);
+const db = openCorpus(path, { readonly: true });
+
+function rankUpperHalf(job: HelperJob): number {
+  if (!indexFingerprint(db).equals(job.fingerprint)) return HelperState.Refused;
+  const ranking = rankRange(db, job.expression, job, [job.from, ALL_ROWS[1]], job.pool);
+  numbers[0] = ranking.matches;
+  numbers[1] = ranking.docIds.length;
+  numbers.set(ranking.docIds, 2);
+  numbers.set(ranking.scores, 2 + HELPER_POOL);
+  return HelperState.Done;
+}
+
+parentPort!.on('message', (job: HelperJob) => {
+  let outcome: number = HelperState.Refused;
+  try {
+    outcome = db.transaction(rankUpperHalf)(job);
+  } catch {
+    // Refused: the caller ranks the half itself.
+  }
+  Atomics.store(state, 0, outcome);
+  Atomics.notify(state, 0);
+});
+parentPort!.postMessage('ready');

@@ -1,0 +1,175 @@
+// The rank helper: a worker thread with its own read-only connection to the corpus that ranks the upper half of
+// decisions_fts while the calling thread ranks the lower half (src/search/rank-range.ts), so that a keyword search
+// over a large index takes about 60% of its time on two cores. The call stays synchronous: the calling thread waits
+// for the helper with Atomics.wait inside its own read transaction, and the helper answers through shared memory.
+// The helper ranks only when it reads the same state of the index as the caller (the FTS5 averages and structure
+// records, which every write to the index changes); otherwise, and whenever it is busy, slow, not yet started or
+// gone, the caller ranks the upper half itself. The answer is the same either way.
+import type Database from 'better-sqlite3';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { sql } from '../db/statements.ts';
+import { IS_EXECUTABLE } from '../runtime/executable.ts';
+import { ALL_ROWS, mergeRankings, rankRange, type DocFilter, type RangeRanking } from './rank-range.ts';
+
+/** Indexes with fewer decisions are ranked in one thread: there a ranking takes well under a millisecond. */
+export const SPLIT_FROM_DOCS = 20_000;
+/** The deepest pool the helper ranks (hybrid's lexical arm and keyword's tenth page of 20). */
+export const HELPER_POOL = 200;
+/** How long the caller waits for the helper's half before ranking it itself. */
+const WAIT_MS = 2_000;
+
+/** The helper's state in shared memory (Int32 slot 0). */
+export const HelperState = { Idle: 0, Pending: 1, Done: 2, Refused: 3 } as const;
+
+/** What the caller posts: the upper half to rank, and the state of the index it reads. */
+export interface HelperJob extends DocFilter {
+  expression: string;
+  from: number;
+  pool: number;
+  fingerprint: Uint8Array;
+}
+
+/**
+ * The shared memory of a helper: its state, then as float64 the matches, the number of rows, their row ids and
+ * their scores.
+ */
+export function helperMemory(buffer: SharedArrayBuffer) {
+  return { state: new Int32Array(buffer, 0, 1), numbers: new Float64Array(buffer, 8, 2 + 2 * HELPER_POOL) };
+}
+export const HELPER_MEMORY_BYTES = 8 + 8 * (2 + 2 * HELPER_POOL);
+
+/** The state of decisions_fts as a connection reads it: its averages record and its structure record. */
+export function indexFingerprint(db: Database.Database): Buffer {
+  const blocks = sql<[], { block: Buffer }>(db, 'SELECT block FROM decisions_fts_data WHERE id IN (1, 10) ORDER BY id').all();
+  return Buffer.concat(blocks.map((row) => row.block));
+}
+
+/** Where the index is split, for the state of the index it was found in (null: too small to split). */
+interface Split { fingerprint: Buffer; at: number | null }
+
+class RankHelper {
+  readonly #path: string;
+  readonly #splitFromDocs: number;
+  readonly #buffer = new SharedArrayBuffer(HELPER_MEMORY_BYTES);
+  readonly #memory = helperMemory(this.#buffer);
+  #worker: Worker | null = null;
+  #ready = false;
+  #gone = false;
+  #split: Split | null = null;
+  /** Halves the helper ranked, and halves the caller ranked itself after posting them (observability, tests). */
+  readonly served = { ranked: 0, refused: 0 };
+
+  constructor(path: string, splitFromDocs: number) {
+    this.#path = path;
+    this.#splitFromDocs = splitFromDocs;
+  }
+
+  /** The row id at which the index is split (the median document), or null when it is too small to split. */
+  #splitAt(db: Database.Database, fingerprint: Buffer): number | null {
+    if (!this.#split?.fingerprint.equals(fingerprint)) {
+      const { n } = sql<[], { n: number }>(db, 'SELECT count(*) AS n FROM search_docs').get()!;
+      const at = n < Math.max(this.#splitFromDocs, 2) ? null
+        : sql<[number], { doc_id: number }>(db, 'SELECT doc_id FROM search_docs ORDER BY doc_id LIMIT 1 OFFSET ?').get(Math.floor(n / 2))!.doc_id;
+      this.#split = { fingerprint, at };
+    }
+    return this.#split.at;
+  }
+
+  #start(): void {
+    const worker = new Worker(new URL('./rank-helper-worker.ts', import.meta.url), { workerData: { path: this.#path, buffer: this.#buffer } });
+    worker.on('message', (message) => {
+      if (message === 'ready') this.#ready = true;
+    });
+    worker.on('error', (error) => {
+      console.error('juralite: the rank helper failed; searches rank in one thread:', error);
+    });
+    worker.on('exit', () => {
+      this.#gone = true;
+    });
+    // After the listeners: a 'message' listener refs the worker's port again. The helper never keeps a process alive.
+    worker.unref();
+    this.#worker = worker;
+  }
+
+  /**
+   * Posts the upper half of a ranking to the helper when it can take it (call inside the caller's read transaction);
+   * returns the row id of the split and a function that waits for the helper's half (null: rank it yourself).
+   */
+  post(db: Database.Database, expression: string, filter: DocFilter, pool: number): { at: number; upper: () => RangeRanking | null } | null {
+    if (this.#gone || pool > HELPER_POOL) return null;
+    const fingerprint = indexFingerprint(db);
+    const at = this.#splitAt(db, fingerprint);
+    if (at === null) return null;
+    if (!this.#worker) this.#start();
+    if (!this.#ready) return null;
+    const { state, numbers } = this.#memory;
+    // A half the caller stopped waiting for may still be running; a finished one is done with.
+    if (Atomics.load(state, 0) === HelperState.Pending) return null;
+    Atomics.store(state, 0, HelperState.Pending);
+    const job: HelperJob = { expression, whereOnDocs: filter.whereOnDocs, params: filter.params, from: at, pool, fingerprint };
+    this.#worker!.postMessage(job);
+    return {
+      at,
+      upper: () => {
+        Atomics.wait(state, 0, HelperState.Pending, WAIT_MS);
+        const outcome = Atomics.load(state, 0);
+        if (outcome === HelperState.Pending) return null;
+        Atomics.store(state, 0, HelperState.Idle);
+        if (outcome !== HelperState.Done) {
+          this.served.refused++;
+          return null;
+        }
+        this.served.ranked++;
+        const rows = numbers[1];
+        return {
+          matches: numbers[0],
+          docIds: Array.from(numbers.subarray(2, 2 + rows)),
+          scores: Array.from(numbers.subarray(2 + HELPER_POOL, 2 + HELPER_POOL + rows)),
+        };
+      },
+    };
+  }
+
+  close(): Promise<number> | undefined {
+    this.#gone = true;
+    return this.#worker?.terminate();
+  }
+}
+
+const helpers = new WeakMap<Database.Database, RankHelper>();
+
+/**
+ * Gives a read-only corpus connection a rank helper (started at its first large ranking). Not in the standalone
+ * executable, which carries no worker script, and not on one core. `splitFromDocs`: the smallest index split.
+ */
+export function attachRankHelper(db: Database.Database, path: string, splitFromDocs = SPLIT_FROM_DOCS): void {
+  if (IS_EXECUTABLE || availableParallelism() < 2) return;
+  helpers.set(db, new RankHelper(path, splitFromDocs));
+}
+
+/** Stops a connection's rank helper (before the connection closes). */
+export function detachRankHelper(db: Database.Database): Promise<number> | undefined {
+  const helper = helpers.get(db);
+  helpers.delete(db);
+  return helper?.close();
+}
+
+/** Halves a connection's helper ranked and left to the caller. */
+export function rankHelperServed(db: Database.Database): { ranked: number; refused: number } | null {
+  return helpers.get(db)?.served ?? null;
+}
+
+/**
+ * The best `pool` rows of decisions_fts matching `expression` with `filter`, and their matches (rank-range.ts), in two
+ * threads where the connection has a rank helper and the index is large enough, in one otherwise.
+ */
+export function rankDecisionRows(db: Database.Database, expression: string, filter: DocFilter, pool: number): RangeRanking {
+  return db.transaction(() => {
+    const posted = helpers.get(db)?.post(db, expression, filter, pool);
+    if (!posted) return rankRange(db, expression, filter, ALL_ROWS, pool);
+    const lower = rankRange(db, expression, filter, [ALL_ROWS[0], posted.at], pool);
+    const upper = posted.upper() ?? rankRange(db, expression, filter, [posted.at, ALL_ROWS[1]], pool);
+    return mergeRankings(lower, upper, pool);
+  })();
+}
