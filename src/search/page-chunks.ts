@@ -19,10 +19,17 @@ export class PageChunks {
   constructor(db: Database.Database, ids: string[], groups: TermGroup[]) {
     this.#isMatch = termMatcher(groups);
     for (const id of ids) this.#byDecision.set(id, []);
-    const rows = sql<[string], Passage & { decision_id: string }>(db, `
-      SELECT decision_id, id, section, rn_from, rn_to, start_offset, text FROM chunks
+    // The texts come as bytes and are decoded by Buffer (simdutf): better-sqlite3's strings go through V8's UTF-8
+    // decoder, which took a third of this statement's time for a page's 150 KB of German text (0.71 against 1.02 ms a page).
+    const rows = sql<[string], Omit<Passage, 'text'> & { decision_id: string; bytes: Buffer }>(db, `
+      SELECT decision_id, id, section, rn_from, rn_to, start_offset, CAST(text AS BLOB) AS bytes FROM chunks
       WHERE decision_id IN (SELECT value FROM json_each(?)) ORDER BY decision_id, position`).all(JSON.stringify(ids));
-    for (const { decision_id, ...passage } of rows) this.#byDecision.get(decision_id)!.push(passage);
+    for (const row of rows) {
+      this.#byDecision.get(row.decision_id)!.push({
+        id: row.id, section: row.section, rn_from: row.rn_from, rn_to: row.rn_to, start_offset: row.start_offset,
+        text: row.bytes.toString('utf8'),
+      });
+    }
   }
 
   /** A decision's chunks in position order (none for a decision not on the page). */
