@@ -22,8 +22,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { openServices, listen } from '../src/server.ts';
-import { openCorpus, upgradeCorpus } from '../src/corpus/open.ts';
-import { rankHelperServed } from '../src/search/rank-helper.ts';
+import { upgradeCorpus } from '../src/corpus/open.ts';
+import { rankHelperServed, withoutRankHelper } from '../src/search/rank-helper.ts';
 import { createOrganization } from '../src/accounts/organizations.ts';
 import { createToken } from '../src/accounts/tokens.ts';
 import { searchDecisions, type SearchMode } from '../src/search/decision-search.ts';
@@ -122,10 +122,10 @@ server.keepAliveTimeout = bare.keepAliveTimeout = 600_000;
 const ok = (response: { status: number; body: string }) => {
   if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${response.body.slice(0, 300)}`);
 };
-const inProcess = (mode: SearchMode, db = corpus) => async (query: string) =>
-  JSON.stringify(await searchDecisions(db, { query, mode, limit: 20, page: 1, bridge: true }, services.config.embeddings));
-// The same corpus without a rank helper: keyword mode ranking in one thread.
-const oneThread = openCorpus(values.db, { readonly: true });
+const inProcess = (mode: SearchMode) => async (query: string) =>
+  JSON.stringify(await searchDecisions(corpus, { query, mode, limit: 20, page: 1, bridge: true }, services.config.embeddings));
+// Keyword mode ranking in one thread: the same connection (and page cache) with its rank helper set aside.
+const oneThread = (query: string) => withoutRankHelper(corpus, () => inProcess('keyword')(query));
 const overHttp = (mode: SearchMode, filters: Record<string, string> = {}) => async (query: string) =>
   ok(await httpGet(`${url}/api/v1/decisions/search?${new URLSearchParams({ query, mode, ...filters })}`, { authorization: `Bearer ${nextToken()}` }));
 
@@ -136,7 +136,7 @@ const interleaved: [string, (query: string) => unknown][] = [
   ['raw FTS5 query, keyword expression', rawKeyword],
   ['raw FTS5 query, keyword expression + count', rawKeywordCounted],
   ['raw expression + count over bare HTTP', async (q) => ok(await httpGet(`${bareUrl}/?q=${encodeURIComponent(q)}`, {}))],
-  ['keyword: operation in-process, one thread', inProcess('keyword', oneThread)],
+  ['keyword: operation in-process, one thread', oneThread],
   ['keyword: operation in-process', inProcess('keyword')],
   ['keyword: HTTP GET /decisions/search', overHttp('keyword')],
 ];
@@ -173,5 +173,4 @@ for (const [name, samples] of measures) {
 printTable(table);
 const helped = rankHelperServed(corpus);
 console.log(helped ? `rank helper: ${helped.ranked} upper halves ranked by the helper, ${helped.refused} refused` : 'rank helper: none (one core, or the executable)');
-oneThread.close();
 tearDown([server, bare], services, dir);

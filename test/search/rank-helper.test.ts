@@ -14,7 +14,7 @@ import { searchDecisions, type SearchMode } from '../../src/search/decision-sear
 import { filterSql, type DecisionFilters } from '../../src/search/filters.ts';
 import { planQuery } from '../../src/search/plan.ts';
 import { matchExpression } from '../../src/search/query.ts';
-import { attachRankHelper, detachRankHelper, rankDecisionRows, rankHelperServed } from '../../src/search/rank-helper.ts';
+import { attachRankHelper, detachRankHelper, rankDecisionRows, rankHelperServed, withoutRankHelper } from '../../src/search/rank-helper.ts';
 import { ALL_ROWS, mergeRankings, rankRange } from '../../src/search/rank-range.ts';
 import { demoCorpus } from '../helpers/demo-corpus.ts';
 
@@ -86,6 +86,17 @@ test('keyword and hybrid answers are the same with the helper as without, pages 
     }
   }
   assert.ok(rankHelperServed(helped)!.ranked - before >= QUERIES.length * 4);
+});
+
+test('a helper set aside ranks nothing meanwhile and serves again afterwards', async (t) => {
+  const { helped } = await twoConnections(t);
+  await helperAnswered(helped);
+  const expression = expressionOf(helped, 'Revision');
+  const before = rankHelperServed(helped)!.ranked;
+  const alone = await withoutRankHelper(helped, async () => rankDecisionRows(helped, expression, filterSql({}), 20));
+  assert.equal(rankHelperServed(helped)!.ranked, before);
+  assert.deepEqual(rankDecisionRows(helped, expression, filterSql({}), 20), alone);
+  assert.equal(rankHelperServed(helped)!.ranked, before + 1);
 });
 
 test('a helper reading another state of the index refuses, and the caller ranks the upper half itself', async (t) => {
