@@ -58,7 +58,7 @@ class RankHelper {
   #ready = false;
   #gone = false;
   #split: Split | null = null;
-  /** Halves the helper ranked, and halves the caller ranked itself after posting them (observability, tests). */
+  /** Halves the helper ranked, and halves it refused for another index state or an error (observability, tests). */
   readonly served = { ranked: 0, refused: 0 };
 
   constructor(path: string, splitFromDocs: number) {
