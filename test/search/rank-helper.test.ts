@@ -19,7 +19,10 @@ import { ALL_ROWS, mergeRankings, rankRange } from '../../src/search/rank-range.
 import { demoCorpus } from '../helpers/demo-corpus.ts';
 
 const QUERIES = ['Klage', 'Kündigung', 'Revision', 'Schadensersatz', 'Urteil Berufung', 'Mietverhältnis', 'Gericht', 'Anspruch'];
-const FILTERS: DecisionFilters[] = [{}, { court: 'BGH' }, { date_from: '2015-01-01' }, { document_type: 'Urteil' }];
+const FILTERS: DecisionFilters[] = [
+  {}, { court: 'BGH' }, { branch: 'ordentlich' }, { date_from: '2015-01-01', date_to: '2022-12-31' }, { document_type: 'Urteil' },
+  { cited_norm: '§ 91 ZPO' },
+];
 const expressionOf = (db: Database.Database, query: string) => matchExpression(planQuery(db, query, true).groups, true);
 
 /** The demo corpus, read by one connection alone and by one whose helper splits even this small index. */
