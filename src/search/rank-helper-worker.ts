@@ -1,18 +1,20 @@
 // The rank helper's thread (src/search/rank-helper.ts): its own read-only connection to the corpus; for each job, in
 // one read transaction, the upper half of a ranking when the index is in the caller's state, written to shared
 // memory. Anything else (another state, an error) is refused: the caller then ranks the half itself and meets any
-// error there, where it is answered.
+// error there, where it is answered. The thread does nothing else, so it sleeps in Atomics.wait between jobs (woken
+// at once by the caller's notify) rather than in an event loop.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openCorpus } from '../corpus/open.ts';
-import { HELPER_POOL, helperMemory, HelperState, indexFingerprint, type HelperJob } from './rank-helper.ts';
+import { HELPER_POOL, helperMemory, HelperState, indexFingerprint, readJob, type HelperJob } from './rank-helper.ts';
 import { ALL_ROWS, rankRange } from './rank-range.ts';
 
 const { path, buffer } = workerData as { path: string; buffer: SharedArrayBuffer };
-const { state, numbers } = helperMemory(buffer);
+const memory = helperMemory(buffer);
+const { state, numbers } = memory;
 const db = openCorpus(path, { readonly: true });
 
 function rankUpperHalf(job: HelperJob): number {
-  if (!indexFingerprint(db).equals(job.fingerprint)) return HelperState.Refused;
+  if (indexFingerprint(db).toString('base64') !== job.fingerprint) return HelperState.Refused;
   const ranking = rankRange(db, job.expression, job, [job.from, ALL_ROWS[1]], job.pool);
   numbers[0] = ranking.matches;
   numbers[1] = ranking.docIds.length;
@@ -21,14 +23,18 @@ function rankUpperHalf(job: HelperJob): number {
   return HelperState.Done;
 }
 
-parentPort!.on('message', (job: HelperJob) => {
-  let outcome: number = HelperState.Refused;
+function rankJob(): number {
   try {
-    outcome = db.transaction(rankUpperHalf)(job);
+    return db.transaction(rankUpperHalf)(readJob(memory));
   } catch {
-    // Refused: the caller ranks the half itself.
+    return HelperState.Refused;
   }
-  Atomics.store(state, 0, outcome);
-  Atomics.notify(state, 0);
-});
+}
+
 parentPort!.postMessage('ready');
+for (;;) {
+  let current: number;
+  while ((current = Atomics.load(state, 0)) !== HelperState.Pending) Atomics.wait(state, 0, current);
+  Atomics.store(state, 0, rankJob());
+  Atomics.notify(state, 0);
+}

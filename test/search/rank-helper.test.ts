@@ -14,7 +14,9 @@ import { searchDecisions, type SearchMode } from '../../src/search/decision-sear
 import { filterSql, type DecisionFilters } from '../../src/search/filters.ts';
 import { planQuery } from '../../src/search/plan.ts';
 import { matchExpression } from '../../src/search/query.ts';
-import { attachRankHelper, detachRankHelper, rankDecisionRows, rankHelperServed, withoutRankHelper } from '../../src/search/rank-helper.ts';
+import {
+  attachRankHelper, detachRankHelper, HELPER_MEMORY_BYTES, helperMemory, rankDecisionRows, rankHelperServed, readJob, withoutRankHelper, writeJob,
+} from '../../src/search/rank-helper.ts';
 import { ALL_ROWS, mergeRankings, rankRange } from '../../src/search/rank-range.ts';
 import { demoCorpus } from '../helpers/demo-corpus.ts';
 
@@ -55,6 +57,29 @@ test('two halves merge into the ranking of one: best first, equal scores by row 
   assert.deepEqual(mergeRankings(lower, upper, 4), { docIds: [3, 20, 8, 25], scores: [-5, -4, -2, -2], matches: 10 });
   assert.deepEqual(mergeRankings(upper, lower, 4).docIds, [3, 20, 8, 25]);
   assert.deepEqual(mergeRankings(lower, { docIds: [], scores: [], matches: 0 }, 5), { ...lower });
+});
+
+test('a job passes through shared memory whole, or not at all when it does not fit', () => {
+  const memory = helperMemory(new SharedArrayBuffer(HELPER_MEMORY_BYTES));
+  const job = { expression: '"kundigung"* AND "mietverhaltnis"*', whereOnDocs: ' AND s.court = ?', params: ['BGH', 3], from: 512, pool: 20, fingerprint: 'AQID' };
+  assert.equal(writeJob(memory, job), true);
+  assert.deepEqual(readJob(memory), job);
+  // Two bytes a character: the JSON's length in characters would fit, its UTF-8 does not.
+  assert.equal(writeJob(memory, { ...job, expression: 'ä'.repeat(40_000) }), false);
+  assert.equal(writeJob(memory, { ...job, expression: 'a'.repeat(70_000) }), false);
+});
+
+test('a ranking whose job does not fit the shared memory is ranked by the caller alone, the same', async (t) => {
+  const { alone, helped } = await twoConnections(t);
+  await helperAnswered(helped);
+  const before = { ...rankHelperServed(helped)! };
+  // An expression longer than the job memory: the query's words, then thousands of alternatives that match nothing.
+  const expression = `${expressionOf(helped, 'Kündigung')} OR ${Array.from({ length: 9_000 }, (_, i) => `"zzq${i}"`).join(' OR ')}`;
+  assert.ok(expression.length > 64 * 1024);
+  const helpedRanking = rankDecisionRows(helped, expression, filterSql({}), 20);
+  assert.deepEqual(helpedRanking, alone.transaction(() => rankRange(alone, expression, filterSql({}), ALL_ROWS, 20))());
+  assert.ok(helpedRanking.docIds.length > 0);
+  assert.deepEqual(rankHelperServed(helped), before);
 });
 
 test('a ranking split with the helper is the ranking of one thread, with every filter and pool depth', async (t) => {
