@@ -33,7 +33,8 @@ const UNIT_NUMBER = sticky(String.raw`(\d{1,4})(?!\d)(?:(?!ff?\.)([a-z]{1,2})(?!
 // 'Art. 229 §§ 5, 6 EGBGB': so do the further numbers of a §§.
 const ARTICLE_SECTION = sticky(String.raw`(§§?)${S}(\d{1,4}[a-z]{0,2})(?![\p{L}\d])`);
 const ROMAN_SIBLING = sticky(String.raw`(?:,|und|oder|sowie|bzw\.)`);
-const ROMAN_ABSATZ = sticky(String.raw`([IVX]{1,4})(?![\p{L}\d.-])(?:[ \u00a0](\d{1,2})(?![\d/.,]\d|\p{L}))?`);
+// 'I 2 f': Absatz in Roman, then Satz and a letter (litera), each unlabelled ('Art. 6 I f DSGVO'; 'f.' is 'following').
+const ROMAN_ABSATZ = sticky(String.raw`([IVX]{1,4})(?![\p{L}\d.-])(?:[ \u00a0](\d{1,2})(?![\d/.,]\d|\p{L}))?(?:[ \u00a0]([a-z])(?![\p{L}\d.]))?`);
 const LABELS: [Subdivision['label'], string][] = [
   ['UAbs.', String.raw`U[Aa]bs\.?|Unterabs\.|Unterabsatz`],
   ['Abs.', String.raw`Abs\.?|Absatz|Absätze|Abss\.`],
@@ -129,6 +130,7 @@ function parseSubdivisions(text: string, pos: number, item: Item, plural: boolea
   if (roman && !at(SGB, text, p - 4)) {
     item.subdivisions.push({ label: 'Abs.', value: String(romanToNumber(roman[1])) });
     if (roman[2]) item.subdivisions.push({ label: 'Satz', value: roman[2] });
+    if (roman[3]) item.subdivisions.push({ label: 'lit.', value: roman[3] });
     p = ROMAN_ABSATZ.lastIndex;
     // '§§ 280 I, III, 281 I 1 BGB': further Absätze of the same provision, stacked.
     while (at(ROMAN_SIBLING, text, p) && at(ROMAN_ABSATZ, text, ROMAN_SIBLING.lastIndex)) {

@@ -105,6 +105,12 @@ table('Roman Absatz numerals', [
   // Further Absätze of one provision are stacked onto it; the chain goes on.
   { text: '§§ 280 I, III, 281 I 1 BGB', canonical: ['§ 280 Abs. 1 BGB', '§ 281 Abs. 1 Satz 1 BGB'], raw: ['§§ 280 I, III', '281 I 1 BGB'] },
   { text: '§ 823 I, II BGB', canonical: ['§ 823 Abs. 1 BGB'] },
+  // An unlabelled letter after the Roman Absatz (and its Satz) is the litera; 'f.' stays 'and the following'.
+  { text: 'Art. 6 I f DSGVO', canonical: ['Art. 6 Abs. 1 lit. f DSGVO'], raw: ['Art. 6 I f DSGVO'] },
+  { text: 'Art. 6 I 1 f DSGVO', canonical: ['Art. 6 Abs. 1 Satz 1 lit. f DSGVO'] },
+  { text: '(Art. 9 II a DSGVO)', canonical: ['Art. 9 Abs. 2 lit. a DSGVO'] },
+  { text: '§ 5 I f. BGB', canonical: ['§ 5 Abs. 1 BGB'] },
+  { text: '§ 823 I a.F. BGB', canonical: ['§ 823 Abs. 1 BGB'] },
 ]);
 
 table('unit numbers with letters', [
