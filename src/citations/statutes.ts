@@ -5,6 +5,7 @@ import { registryAbbreviation } from '../corpus/law-aliases.ts';
 import { EU_CATALOGUE } from '../corpus/eu-catalogue.ts';
 import { alternation, at, JOURNALS, OFFICIAL_REPORTERS } from './lexicon.ts';
 import type { StatuteCitation, Subdivision } from './types.ts';
+import { romanToNumber } from '../text/roman.ts';
 
 /** Why a § or Art. that the scanner saw gave no citation; counted in the run's `extraction` object. */
 export interface StatuteDrops {
@@ -101,17 +102,6 @@ const ORDINAL_LABEL: Record<string, Subdivision['label']> = {
   Halbsatz: 'Halbsatz', 'Halbs.': 'Halbsatz', 'Hs.': 'Halbsatz', HS: 'Halbsatz', 'Alt.': 'Alt.', Alternative: 'Alt.',
   'Var.': 'Var.', Variante: 'Var.', Satz: 'Satz', Absatz: 'Abs.', 'Abs.': 'Abs.', Fall: 'Fall',
 };
-const ROMAN_VALUES: Record<string, number> = { I: 1, V: 5, X: 10 };
-function romanToNumber(roman: string): number {
-  let total = 0;
-  for (let i = 0; i < roman.length; i++) {
-    const v = ROMAN_VALUES[roman[i]];
-    const next = ROMAN_VALUES[roman[i + 1]] ?? 0;
-    total += v < next ? -v : v;
-  }
-  return total;
-}
-
 /** One provision of a chain while its law is still open. */
 type Item = Pick<StatuteCitation, 'start' | 'end' | 'kind' | 'number' | 'subdivisions' | 'stacked'>;
 

@@ -2,6 +2,7 @@
 // § 574 BGB", "Art 12 Abs 1 GG", "§§ 280, 281 BGB", "BGB § 573 Abs. 2") into canonical norms: '§ 573 Abs. 2 Nr. 2 BGB'.
 // A light parser for metadata lists, not the citation engine that reads running text.
 import { canonicalLawAbbreviation } from './law-aliases.ts';
+import { romanToNumber } from '../text/roman.ts';
 
 export interface ParsedNorm {
   /** Canonical form: '§ 573 Abs. 2 Nr. 2 BGB', 'Art. 6 Abs. 1 UAbs. 1 lit. f DSGVO'. */
@@ -28,6 +29,7 @@ const SUBDIVISIONS: [RegExp, string][] = [
 const UNIT_MARK = /^(§§?|Art\.?|Artikel|Artt\.?)$/iu;
 const UNIT_NUMBER = /^\d+[a-z]{0,2}$/iu;
 const SUB_VALUE = /^(?:\d+[a-z]{0,2}|[a-z]{1,2}\)?|[IVX]+)$/u;
+const ROMAN = /^[IVX]{1,4}$/u;
 
 function kindOf(mark: string): '§' | 'Art.' {
   return mark.startsWith('§') ? '§' : 'Art.';
@@ -63,11 +65,18 @@ function parseItem(item: string, inheritedKind: '§' | 'Art.' | null): { norm?: 
   if (i >= tokens.length || !UNIT_NUMBER.test(tokens[i])) return {};
   const number = tokens[i++];
   const subs: string[] = [];
+  // '§ 535 I 2 BGB', 'Art. 6 I f DSGVO': an unlabelled Roman Absatz, then Satz and litera, each unlabelled.
+  if (i < tokens.length && ROMAN.test(tokens[i])) {
+    subs.push(`Abs. ${romanToNumber(tokens[i++])}`);
+    if (i < tokens.length && /^\d{1,2}$/u.test(tokens[i])) subs.push(`Satz ${tokens[i++]}`);
+    if (i < tokens.length && /^[a-z]$/u.test(tokens[i])) subs.push(`lit. ${tokens[i++]}`);
+  }
   while (i < tokens.length) {
     const t = tokens[i];
     const rule = SUBDIVISIONS.find(([re]) => re.test(t));
     if (rule && i + 1 < tokens.length && SUB_VALUE.test(tokens[i + 1])) {
-      subs.push(`${rule[1]} ${tokens[i + 1].replace(/\)$/u, '')}`);
+      const value = tokens[i + 1].replace(/\)$/u, '');
+      subs.push(`${rule[1]} ${rule[1] === 'Abs.' && ROMAN.test(value) ? romanToNumber(value) : value}`);
       i += 2;
       continue;
     }

@@ -20,6 +20,19 @@ test('parseNormenkette reads the usual rii forms into canonical norms', () => {
   assert.deepEqual(norms('kein Norm'), []);
 });
 
+test('parseNormenkette reads Roman Absätze with unlabelled Satz and litera, as the citation check does', () => {
+  const norms = (text: string) => parseNormenkette(text).map((n) => n.norm);
+  // The Roman numeral used to be read as part of the law ('II BGB').
+  assert.deepEqual(parseNormenkette('§ 573 II BGB')[0], { norm: '§ 573 Abs. 2 BGB', law: 'BGB', unit: '§ 573' });
+  assert.deepEqual(norms('§ 535 I 2 BGB, § 536 BGB'), ['§ 535 Abs. 1 Satz 2 BGB', '§ 536 BGB']);
+  assert.deepEqual(norms('Art. 6 I f DSGVO'), ['Art. 6 Abs. 1 lit. f DSGVO']);
+  assert.deepEqual(norms('§ 1 I Nr. 2 KSchG'), ['§ 1 Abs. 1 Nr. 2 KSchG']);
+  assert.deepEqual(norms('§§ 280 I, 281 I 1 BGB'), ['§ 280 Abs. 1 BGB', '§ 281 Abs. 1 Satz 1 BGB']);
+  assert.deepEqual(norms('§ 3 Abs. IV UWG'), ['§ 3 Abs. 4 UWG']);
+  // A Roman book of the SGB stays the law's.
+  assert.deepEqual(norms('§ 31 I 1 SGB V, § 44 SGB X'), ['§ 31 Abs. 1 Satz 1 SGB V', '§ 44 SGB X']);
+});
+
 test('parsed norms carry the law and the unit for facets', () => {
   assert.deepEqual(parseNormenkette('§ 573 Abs 2 Nr 2 BGB')[0], { norm: '§ 573 Abs. 2 Nr. 2 BGB', law: 'BGB', unit: '§ 573' });
   assert.deepEqual(parseNormenkette('Art 3 Abs 1 GG')[0], { norm: 'Art. 3 Abs. 1 GG', law: 'GG', unit: 'Art. 3' });
