@@ -111,6 +111,8 @@ export function parseNormenkette(
   let pending: PendingNorm[] = [];
   let lastKind: '§' | 'Art.' | null = null;
   for (const item of items) {
+    // '§§ 280 I, III, 281 I 1 BGB': a further Absatz of the provision before, which keeps its first.
+    if (pending.length > 0 && ROMAN.test(item.trim())) continue;
     const { norm, law } = parseItem(item.trim(), lastKind);
     if (!norm) {
       pending = [];

@@ -28,6 +28,7 @@ test('parseNormenkette reads Roman Absätze with unlabelled Satz and litera, as 
   assert.deepEqual(norms('Art. 6 I f DSGVO'), ['Art. 6 Abs. 1 lit. f DSGVO']);
   assert.deepEqual(norms('§ 1 I Nr. 2 KSchG'), ['§ 1 Abs. 1 Nr. 2 KSchG']);
   assert.deepEqual(norms('§§ 280 I, 281 I 1 BGB'), ['§ 280 Abs. 1 BGB', '§ 281 Abs. 1 Satz 1 BGB']);
+  assert.deepEqual(norms('§§ 280 I, III, 281 I 1 BGB'), ['§ 280 Abs. 1 BGB', '§ 281 Abs. 1 Satz 1 BGB']);
   assert.deepEqual(norms('§ 3 Abs. IV UWG'), ['§ 3 Abs. 4 UWG']);
   // A Roman book of the SGB stays the law's.
   assert.deepEqual(norms('§ 31 I 1 SGB V, § 44 SGB X'), ['§ 31 Abs. 1 Satz 1 SGB V', '§ 44 SGB X']);
