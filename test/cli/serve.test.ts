@@ -9,8 +9,12 @@ import { join } from 'node:path';
 
 const BIN = new URL('../../bin/juralite', import.meta.url).pathname;
 
-/** `juralite serve ARGS` in a child process, once it serves: its URL and all it printed until then. */
-async function startServe(args: string[]): Promise<{ child: ChildProcess; url: string; output: string }> {
+/**
+ * `juralite serve ARGS` in a child process, once it serves: its URL, all it printed until then, and `printed()`, all
+ * it has printed so far (stderr and stdout are two pipes: a line written to stderr first may arrive after the
+ * "serving" line).
+ */
+async function startServe(args: string[]): Promise<{ child: ChildProcess; url: string; output: string; printed: () => string }> {
   const child = spawn(process.execPath, [BIN, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
@@ -28,13 +32,15 @@ async function startServe(args: string[]): Promise<{ child: ChildProcess; url: s
     child.kill('SIGTERM');
     throw error;
   });
-  return { child, url, output };
+  return { child, url, output, printed: () => output };
 }
 
+/** Stops the child; once this resolves its output pipes are read to the end. */
 async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
+  if (child.exitCode !== null && child.stdout!.closed && child.stderr!.closed) return;
+  const closed = new Promise((resolve) => child.once('close', resolve));
   child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
+  await closed;
 }
 
 test('first start builds the demo corpus, creates a local token (0600) and serves', async () => {
@@ -62,8 +68,9 @@ test('serve --db of a missing file says that a corpus placed there needs a resta
   const data = mkdtempSync(join(tmpdir(), 'juralite-serve-'));
   try {
     const corpus = join(data, 'missing.db');
-    const { child, output } = await startServe(['--data', data, '--db', corpus, '--port', '0']);
+    const { child, printed } = await startServe(['--data', data, '--db', corpus, '--port', '0']);
     await stop(child);
+    const output = printed();
     assert.ok(output.includes(`no corpus at ${corpus}; corpus operations answer 503 until one is placed there and the service `
       + `restarted (or build one: juralite import --db ${corpus} SOURCES)`), output);
   } finally {
