@@ -23,7 +23,7 @@ const routePath = (path: string) => API_BASE + path.replace(/\{(\w+)\}/g, ':$1')
 async function collectArguments(operation: Operation, event: H3Event, services: Services,
   received: (file: ReceivedFile) => void): Promise<Record<string, unknown>> {
   const path = decodePathParameters(getRouterParams(event));
-  const query = queryArguments(operation, event.url.searchParams);
+  const query = queryArguments(operation, event.url);
   if (operation.method === 'GET') return { ...query, ...path };
   if (operation.files) {
     // The one file argument (operation.files lists it) arrives as the stored file; see src/uploads/receive.ts.

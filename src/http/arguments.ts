@@ -37,8 +37,33 @@ function coerce(value: string, type: JsonType | undefined): unknown {
   return value;
 }
 
+/**
+ * Refuses a query string whose percent-encoding is not UTF-8 ('%ZZ', a lone surrogate as '%ED%A0%80'), naming the
+ * parameter: URLSearchParams would keep '%ZZ' as written and turn invalid UTF-8 into U+FFFD, and search for that.
+ * A path segment gets the same refusal (app.ts).
+ */
+function assertPercentEncoded(search: string): void {
+  for (const pair of search.slice(1).split('&')) {
+    const [name, value = ''] = pair.replace(/\+/gu, ' ').split(/=(.*)/su);
+    if (decodes(name) && decodes(value)) continue;
+    // A name that does not decode is named as written.
+    throw invalidArgument(decodes(name) ? decodeURIComponent(name) : name, 'is not valid percent-encoded UTF-8');
+  }
+}
+
+const decodes = (text: string) => {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /** Query parameters typed by the operation's schema; a repeated scalar parameter stays an array (and fails validation). */
-export function queryArguments(operation: Operation, params: URLSearchParams): Record<string, unknown> {
+export function queryArguments(operation: Operation, url: URL): Record<string, unknown> {
+  assertPercentEncoded(url.search);
+  const params = url.searchParams;
   const types = argumentTypes(operation);
   const args: Record<string, unknown> = {};
   for (const name of new Set(params.keys())) {

@@ -202,6 +202,23 @@ test('a malformed percent-encoding in the path: 401 without a token, else 422 na
   assert.equal(org.balance(), before);
 });
 
+test('a malformed percent-encoding in the query string: 422 naming the parameter, not a search for U+FFFD; nothing charged', async () => {
+  const org = api.org();
+  const token = org.token(['search']);
+  const before = org.balance();
+  for (const [query, argument] of [
+    ['query=%ZZ', 'query'], ['query=Miete&court=%ED%A0%80', 'court'], ['query=Miete%E0%A4%A', 'query'], ['query=Miete&%ZZ=1', '%ZZ'],
+  ] as const) {
+    const reply = await api.call('GET', `/api/v1/decisions/search?${query}`, { token });
+    assertProblem(reply, 422, 'validation_failed', query);
+    assert.deepEqual(Object.keys(reply.body.errors), [argument], query);
+    assert.match(reply.body.errors[argument][0], /percent-encoded UTF-8/u, query);
+  }
+  assert.equal(org.balance(), before);
+  // Well encoded ('+' as a space, umlauts as UTF-8, a '%' itself as %25), even in a parameter the call ignores: served.
+  assert.equal((await api.call('GET', `${DECISION}?max_chars=600&note=K%C3%BCndigung+Miete%25`, { token: org.token(['read']) })).status, 200);
+});
+
 test('429 volume_cap when the daily document cap is reached, with unit, cap and resets_at at Berlin midnight', async () => {
   const org = api.org({ plan: 'starter' });
   const token = org.token(['read']);
