@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from 'h3';
 import { openCorpus, type CorpusDb } from './corpus/open.ts';
@@ -7,7 +7,7 @@ import { openState } from './accounts/state-db.ts';
 import { RateWindows } from './accounts/limits.ts';
 import { loadConfig, type Config } from './config.ts';
 import { createApp } from './http/app.ts';
-import { parserRefusal } from './http/responses.ts';
+import { edgeRefusal, parserRefusal } from './http/responses.ts';
 import type { Operation, Services } from './operations/operation.ts';
 import { stopUploads, uploadsOf } from './uploads/service.ts';
 import { attachRankHelper, detachRankHelper } from './search/rank-helper.ts';
@@ -61,7 +61,19 @@ export async function listen(
   services: Services, host: string, port: number, operations?: readonly Operation[],
 ): Promise<{ server: Server; url: string }> {
   uploadsOf(services);
-  const server = createServer(toNodeHandler(createApp(services, operations)));
+  const app = toNodeHandler(createApp(services, operations));
+  // Node refuses an HTTP/1.1 request without Host (RFC 9112 §3.2) and an Expect it cannot meet itself, bare: here they
+  // get the problem and the release header every other answer carries.
+  const server = createServer({ requireHostHeader: false }, (request, response) => {
+    if (request.httpVersion === '1.1' && request.headers.host === undefined) {
+      edgeRefusal(response, 400, 'An HTTP/1.1 request needs a Host header.', services.config);
+      return;
+    }
+    void app(request, response);
+  });
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    edgeRefusal(response, 417, `The expectation "${String(request.headers.expect)}" cannot be met; only 100-continue can.`, services.config);
+  });
   server.keepAliveTimeout = 5_000;
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (socket.writable && !socket.writableEnded) socket.end(parserRefusal(error, services.config));

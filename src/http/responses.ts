@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 // srvx's Response (h3's own): Node writes its string body in one call with a content-length; a global Response would
 // be read back through a web stream and sent chunked.
 import { FastResponse } from 'srvx';
@@ -61,13 +61,25 @@ export function problemResponse(error: unknown, config: Config, extra: Record<st
  */
 export function parserRefusal(error: NodeJS.ErrnoException, config: Config): string {
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-  const body = JSON.stringify({
+  const body = unreadableBody(status, status === 431 ? 'The request head is larger than 16 KB.' : 'The request could not be read as HTTP.', config);
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: ${PROBLEM_TYPE}\r\nx-service-api-release: ${config.release}\r\n`
+    + `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+}
+
+/** A request Node parsed but would refuse bare (no Host header: 400; an Expect other than 100-continue: 417). */
+export function edgeRefusal(response: ServerResponse, status: 400 | 417, detail: string, config: Config): void {
+  const body = unreadableBody(status, detail, config);
+  response.writeHead(status, STATUS_CODES[status], {
+    'content-type': PROBLEM_TYPE, 'x-service-api-release': config.release, 'content-length': Buffer.byteLength(body), connection: 'close',
+  }).end(body);
+}
+
+function unreadableBody(status: number, detail: string, config: Config): string {
+  return JSON.stringify({
     type: `${config.docsUrl}/api/errors#request_unreadable`,
     title: STATUS_CODES[status],
     status,
-    detail: `${status === 431 ? 'The request head is larger than 16 KB.' : 'The request could not be read as HTTP.'} Nothing was charged.`,
+    detail: `${detail} Nothing was charged.`,
     code: 'request_unreadable',
   });
-  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: ${PROBLEM_TYPE}\r\nx-service-api-release: ${config.release}\r\n`
-    + `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
 }

@@ -369,10 +369,13 @@ function rawExchange(url: string, request: string): Promise<string> {
 }
 
 // Guards the clientError handler (src/server.ts): Node's own parser refusals were bare 431/400 answers.
-test('requests Node cannot parse get problems too: 431 for a head over 16 KB, 400 for broken HTTP; the server serves on', async () => {
+test('requests Node cannot parse get problems too: 431 for a head over 16 KB, 400 for broken HTTP or no Host, 417 for an Expect; the server serves on', async () => {
   for (const [request, status] of [
     [`GET /api/v1/openapi.json HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
     ['NOT HTTP AT ALL\r\n\r\n', 400],
+    // Node refused these two itself, with an empty body and without the release header.
+    ['GET /api/v1/openapi.json HTTP/1.1\r\n\r\n', 400],
+    ['POST /api/v1/datapackages HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nContent-Length: 2\r\n\r\n{}', 417],
   ] as const) {
     const answer = await rawExchange(api.url, request);
     const [head, body] = answer.split('\r\n\r\n');
@@ -383,4 +386,6 @@ test('requests Node cannot parse get problems too: 431 for a head over 16 KB, 40
     assert.match(JSON.parse(body).detail, /Nothing was charged\.$/);
   }
   assert.equal((await api.call('GET', '/api/v1/openapi.json')).status, 200);
+  // HTTP/1.0 needs no Host header.
+  assert.match(await rawExchange(api.url, 'GET /api/v1/openapi.json HTTP/1.0\r\n\r\n'), /^HTTP\/1\.1 200 /);
 });
