@@ -45,18 +45,19 @@ function coerce(value: string, type: JsonType | undefined): unknown {
 function assertPercentEncoded(search: string): void {
   for (const pair of search.slice(1).split('&')) {
     const [name, value = ''] = pair.replace(/\+/gu, ' ').split(/=(.*)/su);
-    if (decodes(name) && decodes(value)) continue;
+    const decodedName = decoded(name);
+    if (decodedName !== null && decoded(value) !== null) continue;
     // A name that does not decode is named as written.
-    throw invalidArgument(decodes(name) ? decodeURIComponent(name) : name, 'is not valid percent-encoded UTF-8');
+    throw invalidArgument(decodedName ?? name, 'is not valid percent-encoded UTF-8');
   }
 }
 
-const decodes = (text: string) => {
+/** The percent-decoded text, or null where its encoding is not UTF-8. */
+const decoded = (text: string): string | null => {
   try {
-    decodeURIComponent(text);
-    return true;
+    return decodeURIComponent(text);
   } catch {
-    return false;
+    return null;
   }
 };
 
