@@ -23,8 +23,11 @@ interface AssetSource {
   compressed?: boolean;
 }
 
-/** Source maps are not shipped; their comments would only make browsers ask for them. */
-const withoutSourceMap = (text: string) => text.replace(/\n\/\/# sourceMappingURL=\S+\s*$/u, '\n');
+/** The text as served: source maps are not shipped (their comments would only make browsers ask for them). */
+function prepared(source: AssetSource, text: string): string {
+  const withoutSourceMap = text.replace(/\n\/\/# sourceMappingURL=\S+\s*$/u, '\n');
+  return source.rewrite ? source.rewrite(withoutSourceMap) : withoutSourceMap;
+}
 
 const client = (name: string, type = JS): AssetSource => ({ url: new URL(`./client/${name}`, import.meta.url), type });
 
@@ -37,7 +40,8 @@ export const WEB_ASSETS: Readonly<Record<string, AssetSource>> = {
   'uplot.js': { url: new URL('../../node_modules/uplot/dist/uPlot.esm.js', import.meta.url), type: JS },
   'uplot.css': { url: new URL('../../node_modules/uplot/dist/uPlot.min.css', import.meta.url), type: CSS },
   'scalar.js': { url: new URL('../../node_modules/@scalar/api-reference/dist/browser/standalone.js', import.meta.url),
-    type: JS, compressed: true },
+    // Its stylesheet names web fonts on fonts.scalar.com: the system's fonts instead, so no request leaves.
+    type: JS, compressed: true, rewrite: (text) => text.replace(/url\(https:\/\/fonts\.scalar\.com\/[^)]*\)/gu, 'local("Inter")') },
   'app.js': client('app.js'),
   'api.js': client('api.js'),
   'ui.js': client('ui.js'),
@@ -74,10 +78,9 @@ function load(source: AssetSource): LoadedAsset {
     try {
       packed = readFileSync(new URL(source.url.href + COMPRESSED_SUFFIX), 'utf8');
     } catch { /* not the executable: compress the file from node_modules once */ }
-    body = packed === undefined ? gzipSync(withoutSourceMap(readFileSync(source.url, 'utf8')), { level: 9 }) : Buffer.from(packed, 'base64');
+    body = packed === undefined ? gzipSync(prepared(source, readFileSync(source.url, 'utf8')), { level: 9 }) : Buffer.from(packed, 'base64');
   } else {
-    const text = withoutSourceMap(readFileSync(source.url, 'utf8'));
-    body = Buffer.from(source.rewrite ? source.rewrite(text) : text);
+    body = Buffer.from(prepared(source, readFileSync(source.url, 'utf8')));
   }
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
   return { type: source.type, body, gzip: source.compressed === true, etag };
@@ -106,7 +109,7 @@ export function webAssetFiles(root: string): Record<string, string> {
   for (const source of Object.values(WEB_ASSETS)) {
     const path = relative(root, fileURLToPath(source.url)).split(sep).join('/');
     const text = readFileSync(source.url, 'utf8');
-    if (source.compressed) files[path + COMPRESSED_SUFFIX] = gzipSync(withoutSourceMap(text), { level: 9 }).toString('base64');
+    if (source.compressed) files[path + COMPRESSED_SUFFIX] = gzipSync(prepared(source, text), { level: 9 }).toString('base64');
     else files[path] = text;
   }
   return files;

@@ -92,6 +92,9 @@ describe('the pages in Chromium', { skip }, () => {
     await page.fill('#q', '7 U 123/18');
     await page.press('#q', 'Enter');
     await page.waitForURL(/\/entscheidung\/7%20U%20123%2F18$/u);
+    // Two courts hold this Aktenzeichen: both are offered.
+    await page.locator('.candidates a').nth(1).waitFor();
+    await page.locator('.candidates a', { hasText: 'KG' }).click();
     await page.locator('article.decision h1').waitFor();
     assert.match(await page.locator('article.decision h1').innerText(), /^KG, Urteil vom 12\.09\.2019 – 7 U 123\/18$/u);
   });

@@ -100,7 +100,12 @@ export function DecisionPage({ id }) {
     if (decision && location.hash && document.getElementById(location.hash.slice(1))) location.replace(location.href);
   }, [decision]);
   if (state.loading) return html`<${Loading} what="Entscheidung wird geladen" />`;
-  if (state.error) return html`<section><h1>Entscheidung</h1><${ProblemBox} error=${state.error} /></section>`;
+  if (state.error) {
+    // An Aktenzeichen held by several decisions: the service names them; each becomes a link.
+    const candidates = [...String(state.error.problem?.errors?.id ?? '').matchAll(/([^;:]+?), (\d{4}-\d{2}-\d{2}) \(id ([0-9a-f-]{36})\)/gu)];
+    return html`<section><h1>Entscheidung</h1><${ProblemBox} error=${state.error} />
+      ${candidates.length ? html`<ul class="candidates">${candidates.map(([, court, date, uuid]) => html`<li><a href=${decisionHref(uuid)}>${court.trim()}, ${dateDe(date)} – ${id}</a></li>`)}</ul>` : null}</section>`;
+  }
   const { marks } = state.data;
   const label = `${decision.court}, ${decision.metadata.document_type} vom ${dateDe(decision.date)} – ${decision.aktenzeichen}`;
   const held = inBasket(decision.id);
