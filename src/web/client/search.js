@@ -43,8 +43,7 @@ function LawItem({ item }) {
 
 function Expansion({ expansion }) {
   if (!expansion) return null;
-  return html`<p class="expansion">Anfrageerweiterung: ${expansion.applied ? 'angewandt' : 'nicht angewandt'}
-    (${expansion.status}${expansion.reason ? `, ${expansion.reason}` : ''})${expansion.note ? html` – ${expansion.note}` : null}</p>`;
+  return html`<p class="expansion">Anfrageerweiterung: ${expansion.applied ? 'angewandt' : 'nicht angewandt'}${' '}(${expansion.status}${expansion.reason ? `, ${expansion.reason}` : ''})${expansion.note ? html` – ${expansion.note}` : null}</p>`;
 }
 
 function Results({ query }) {
