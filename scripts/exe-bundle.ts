@@ -13,6 +13,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { embeddedRoot } from '../src/runtime/embedded-files.ts';
+import { webAssetFiles } from '../src/web/assets.ts';
 
 const CODE = /\.(?:[cm]?[jt]s|tsx?)$/;
 const URL_BESIDE_SOURCE = /new URL\(\s*(['"])([^'"]+)\1\s*,\s*import\.meta\.url\s*\)/g;
@@ -40,6 +41,8 @@ export function embeddedFiles(root: string): Record<string, string> {
       files[repositoryPath(root, path)] = readFileSync(path, 'utf8');
     }
   }
+  // The pages' assets (src/web/assets.ts): scripts and libraries the scan above leaves out as code.
+  Object.assign(files, webAssetFiles(root));
   return files;
 }
 

@@ -53,7 +53,8 @@ export type VolumeUnit = 'rows' | 'documents';
 
 const capOf = (terms: PlanTerms, unit: VolumeUnit) => (unit === 'rows' ? terms.dailyRows : terms.dailyDocuments);
 
-function usedToday(db: StateDb, organizationId: string, unit: VolumeUnit, now: Date): number {
+/** What the organization has served of `unit` today (the Berlin calendar day). */
+export function usedToday(db: StateDb, organizationId: string, unit: VolumeUnit, now: Date): number {
   return sql<[string, string, string], { amount: number }>(db, 
     'SELECT amount FROM daily_counters WHERE organization_id = ? AND day = ? AND unit = ?',
   ).get(organizationId, berlinDay(now), unit)?.amount ?? 0;

@@ -101,6 +101,7 @@ export async function serve(options: { corpusPath: string; statePath: string; da
     throw listenError(error, options.host, options.port);
   });
   console.log(`juralite: serving ${url}/api/v1 (OpenAPI: ${url}/api/v1/openapi.json)`);
+  console.log(`juralite: pages for the browser at ${url}/ (sign in there with the token)`);
   const stop = () => server.close(() => {
     closeServices(services);
     process.exit(0);

@@ -30,6 +30,8 @@ const DECISION_FACETS: Record<string, string> = {
   branch: `SELECT coalesce(c.branch, 'unbekannt') AS value, count(*) AS count FROM decisions d LEFT JOIN courts c ON c.code = d.court GROUP BY 1`,
   law_abbreviation: `SELECT target_law AS value, count(DISTINCT from_decision_id) AS count FROM citation_edges
                      WHERE reference_type = 'statute' GROUP BY target_law`,
+  // Holdings per year (the coverage charts of the pages at /bestand).
+  decision_year: `SELECT substr(date, 1, 4) AS value, count(*) AS count FROM decisions WHERE date IS NOT NULL GROUP BY 1`,
 };
 
 const LAW_FACETS: Record<string, string> = {

@@ -12,6 +12,7 @@ import { openApiDocument } from './openapi.ts';
 import { mcpHttpHandler, MCP_PATH } from '../mcp/http.ts';
 import { uploadsOf } from '../uploads/service.ts';
 import type { ReceivedFile } from '../uploads/receive.ts';
+import { mountPages } from '../web/pages.ts';
 
 /** `/decisions/{id}` → `/decisions/:id` (the router's syntax). */
 const routePath = (path: string) => API_BASE + path.replace(/\{(\w+)\}/g, ':$1');
@@ -105,6 +106,8 @@ export function createApp(services: Services, operations: readonly Operation[] =
     app.get(path, answer);
     app.on('HEAD', path, answer);
   }
+  // 1b. The pages for people at / and their assets (src/web/, docs/web.md): they call only the API below.
+  mountPages(app, config);
   // 2. MCP over Streamable HTTP: the same operations as tools, the same bearer tokens.
   const mcp = mcpHttpHandler(services, operations);
   app.all(MCP_PATH, (event) => mcp(event.req));

@@ -14,6 +14,9 @@ import createDatapackage from './create-datapackage.ts';
 import getDecision from './get-decision.ts';
 import searchDecisions from './search-decisions.ts';
 import search from './search.ts';
+import getAccount from './get-account.ts';
+import getLawUnit from './get-law-unit.ts';
+import getDecisionTextCitations from './get-decision-text-citations.ts';
 
 export const OPERATIONS: readonly Operation[] = [
   checkCitations, // 1
@@ -27,4 +30,7 @@ export const OPERATIONS: readonly Operation[] = [
   getDecision, // 9
   searchDecisions, // 10
   search, // 11
+  getAccount, // beyond the contract's eleven (v1 grows): who a token acts for
+  getLawUnit, // a § or article by law and number
+  getDecisionTextCitations, // a decision's citations with their offsets
 ];

@@ -4,12 +4,12 @@ import { listFacet } from '../corpus/facets.ts';
 import { defineOperation } from './operation.ts';
 import { text } from './schemas.ts';
 
-export const FACET_FIELDS = ['court_name', 'cited_norms', 'document_type', 'branch', 'law_abbreviation'] as const;
+export const FACET_FIELDS = ['court_name', 'cited_norms', 'document_type', 'branch', 'law_abbreviation', 'decision_year'] as const;
 
 export default defineOperation({
   name: 'list_facets',
   summary: 'Filter values with their counts',
-  description: 'The values of one facet field (court_name, cited_norms, document_type, branch, law_abbreviation) with '
+  description: 'The values of one facet field (court_name, cited_norms, document_type, branch, law_abbreviation, decision_year) with '
     + 'counts, at most 500; cited_norms lists the family of one norm.',
   method: 'GET',
   path: '/corpus/facets/{field}',

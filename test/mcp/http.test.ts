@@ -52,7 +52,7 @@ test('tools/list: one tool per operation (the upload stays REST-only), arguments
   const { tools } = await (await client(mcp.api.org().token(['graph']))).listTools();
   const expected = OPERATIONS.filter((operation) => !operation.files).map((operation) => operation.name);
   assert.deepEqual(tools.map((tool) => tool.name), expected);
-  assert.equal(tools.length, 10);
+  assert.equal(tools.length, 13);
   assert.ok(!tools.some((tool) => tool.name === 'upload_citation_document'));
   for (const tool of tools) {
     const rest = byName.get(tool.name);

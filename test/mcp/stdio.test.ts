@@ -38,7 +38,7 @@ test('tools/list over stdio: the tools generated from the registry, the upload l
   const { tools } = await client.listTools();
   const expected = OPERATIONS.filter((operation) => !operation.files).map(toolDefinition);
   assert.deepEqual(tools, JSON.parse(JSON.stringify(expected)));
-  assert.equal(tools.length, 10);
+  assert.equal(tools.length, 13);
 });
 
 test('get_decision, get_corpus_coverage and list_facets over stdio answer as REST does, apart from credits', async () => {
