@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * The pages at / in a real browser: Debian's Chromium driven by playwright-core against a real server on 127.0.0.1
  * with the demo corpus. One browser for the whole suite; one screenshot per page under .tmp/screenshots/ for a human
@@ -12,6 +11,10 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { startApi, type Api } from '../helpers/api.ts';
 import { docx } from '../helpers/documents.ts';
+
+// Browser globals of the callbacks run in the page by evaluate(), declared here alone: a `/// <reference lib="dom" />`
+// would give every file of the project the DOM's types (and its `performance` in place of Node's).
+declare const document: any, window: any, getComputedStyle: any;
 
 const CHROMIUM = process.env.JURALITE_CHROMIUM ?? '/usr/bin/chromium';
 const SHOTS = join(import.meta.dirname, '../../.tmp/screenshots');
@@ -176,7 +179,7 @@ describe('the pages in Chromium', { skip }, () => {
   test('Bestand: holdings per year drawn as a chart, courts and facet lists', async () => {
     await page.goto(`${api.url}/bestand`);
     await page.locator('#chart-years canvas').waitFor();
-    const drawn = await page.locator('#chart-years canvas').evaluate((canvas: HTMLCanvasElement) => {
+    const drawn = await page.locator('#chart-years canvas').evaluate((canvas: any) => {
       const pixels = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
       let coloured = 0;
       for (let i = 0; i < pixels.length; i += 4) if (pixels[i + 3] > 0) coloured += 1;
