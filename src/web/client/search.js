@@ -6,6 +6,7 @@ import { navigate, queryOf } from './router.js';
 const BRANCHES = ['ordentlich', 'verwaltung', 'sozial', 'arbeit', 'finanz', 'verfassung', 'patent', 'unbekannt'];
 const DOCUMENT_TYPES = ['Urteil', 'Beschluss', 'Verfügung', 'Sonstige', 'Gerichtsbescheid', 'Schlussanträge'];
 const MODES = [['', 'automatisch (hybrid)'], ['keyword', 'Stichwort'], ['semantic', 'Bedeutung'], ['hybrid', 'hybrid']];
+const CONFIDENCE = { high: 'hoch', medium: 'mittel', low: 'niedrig' };
 const FILTERS = ['court', 'branch', 'document_type', 'date_from', 'date_to', 'cited_norm', 'mode'];
 
 /** An ECLI or an Aktenzeichen (VI ZR 496/18, 1 BvR 123/20, B 4 AS 17/20 R, 7 U 123/18): open the decision itself. */
@@ -27,7 +28,7 @@ function DecisionItem({ item }) {
     <a class="title" href=${decisionHref(item.id, rn)}>${item.court}, ${item.document_type ?? ''} vom ${dateDe(item.date)} – ${item.aktenzeichen}</a>
     ${item.title ? html`<div class="subtitle">${item.title}</div>` : null}
     <p><${Snippet} text=${item.snippet} /></p>
-    <div class="meta"><span class=${`confidence c-${item.confidence}`}>Treffersicherheit: ${item.confidence}</span>
+    <div class="meta"><span class=${`confidence c-${item.confidence}`}>Treffersicherheit: ${CONFIDENCE[item.confidence] ?? item.confidence}</span>
       ${item.rn_range ? html` · Rn. ${item.rn_range}` : null}${item.chunk_title ? html` · ${item.chunk_title}` : null}</div>
   </li>`;
 }
@@ -43,7 +44,9 @@ function LawItem({ item }) {
 
 function Expansion({ expansion }) {
   if (!expansion) return null;
-  return html`<p class="expansion">Anfrageerweiterung: ${expansion.applied ? 'angewandt' : 'nicht angewandt'}${' '}(${expansion.status}${expansion.reason ? `, ${expansion.reason}` : ''})${expansion.note ? html` – ${expansion.note}` : null}</p>`;
+  // The API's note is English; the page says in German what happened and keeps the codes for the curious.
+  if (!expansion.applied) return html`<p class="expansion" title=${expansion.note ?? ''}>Gesucht wie eingegeben (keine Anfrageerweiterung).</p>`;
+  return html`<p class="expansion">Anfrageerweiterung angewandt${expansion.note ? html` – ${expansion.note}` : null}</p>`;
 }
 
 function Results({ query }) {
@@ -59,7 +62,7 @@ function Results({ query }) {
   const total = page > 0 ? data.total_available : data.section_totals.decisions.total_available;
   const goTo = (n) => { const next = new URLSearchParams(location.search); next.set('page', String(n)); navigate(`/recherche?${next}`); };
   return html`<div class="results">
-    <p class="summary" role="status">${numberDe(total.value)}${total.is_floor ? '+' : ''} Entscheidungen · Modus ${data.mode} · Treffersicherheit ${data.top_confidence}</p>
+    <p class="summary" role="status">${numberDe(total.value)}${total.is_floor ? '+' : ''} Entscheidungen · Modus ${data.mode} · Treffersicherheit ${CONFIDENCE[data.top_confidence] ?? data.top_confidence}</p>
     <${Expansion} expansion=${data.query_expansion} />
     ${page === 0 && data.sections.laws.length ? html`<h2>Normen</h2><ol class="list">${data.sections.laws.map((item) => html`<${LawItem} item=${item} />`)}</ol>` : null}
     <h2>Entscheidungen${page > 0 ? ` – Seite ${page}` : ''}</h2>
