@@ -170,13 +170,15 @@ function attribute(q: Quotation, candidates: number[], heldOf: (i: number) => He
   };
 }
 
-/** Of several occurrences, the one the pinpoint names, else the first inside numbered reasons, else the first. */
+/**
+ * Of several occurrences, the shortest (an omission's parts closest together) of those the pinpoint names, else of
+ * those inside the numbered reasons, else of all.
+ */
 function preferred(held: Held, found: Occurrence[], pinpoint: Pinpoint | null): Occurrence {
-  if (pinpoint) {
-    const inside = found.find((o) => withinPinpoint(held, o, pinpoint));
-    if (inside) return inside;
-  }
-  return found.find((o) => locate(held, o).rn_from !== null) ?? found[0];
+  const shortest = (list: Occurrence[]) => list.reduce((a, b) => (b.to - b.from < a.to - a.from ? b : a));
+  const named = pinpoint ? found.filter((o) => withinPinpoint(held, o, pinpoint)) : [];
+  const numbered = found.filter((o) => locate(held, o).rn_from !== null);
+  return shortest(named.length ? named : numbered.length ? numbered : found);
 }
 
 function withinPinpoint(held: Held, o: Occurrence, pinpoint: Pinpoint): boolean {

@@ -36,7 +36,7 @@ export function foldWord(word: string): string {
 }
 
 function foldedWords(text: string): string[] {
-  return Array.from(text.replace(CASE_CHANGE, '$1').matchAll(WORD), (m) => foldWord(m[0]));
+  return Array.from(text.replace(CASE_CHANGE, '$1').matchAll(WORD), (m) => foldWord(m[0])).filter(Boolean);
 }
 
 /** Every quotation of at least MIN_QUOTATION_WORDS words in `text`, in order (nested quotation marks stay inside). */
@@ -84,9 +84,14 @@ export interface HeldText {
   index?: Map<string, number[]>;
 }
 
+// A label at a line start: a Randnummer ('12\t'), an Absatz ('(2)'), an outline mark ('II.', '1.', 'a)'), or several.
+const LABEL_SHAPE = /^(?:\d{1,3}[a-z]?|[IVXLC]{1,5}|[a-z]{1,2})$/u;
+// Each label ends in its mark or a space, so the pattern cannot split a run of letters in many ways (no backtracking).
+const LABELS_BEFORE = /^[ \t]*(?:\(?(?:\d{1,3}[a-z]?|[IVXLC]{1,5}|[a-z]{1,2})(?:[.)][ \t]*|[ \t]+))*\(?$/u;
+
 /**
- * Reads a held text into words. A number alone at a line start ('12\t' of a Randnummer, '(2)' of an Absatz) is a
- * label, not a word of the text, so a quotation that runs across two paragraphs is still found.
+ * Reads a held text into words. Labels at a line start (Randnummern, Absatz numbers, outline marks) are no words of
+ * the text, so a quotation that runs across two paragraphs is still found.
  */
 export function heldText(text: string): HeldText {
   const words: string[] = [];
@@ -94,11 +99,11 @@ export function heldText(text: string): HeldText {
   const ends: number[] = [];
   for (const m of text.matchAll(WORD)) {
     const at = m.index;
-    if (/^\d+[a-z]?$/u.test(m[0])) {
-      const before = at > 0 ? text[at - 1] : '\n';
-      if (before === '\n' || (before === '(' && (at < 2 || text[at - 2] === '\n'))) continue;
-    }
-    words.push(foldWord(m[0]));
+    if (LABEL_SHAPE.test(m[0]) && /[.)\t ]/u.test(text[at + m[0].length] ?? ' ')
+      && labelsBefore(text, at)) continue;
+    const word = foldWord(m[0]);
+    if (!word) continue; // a soft hyphen or a combining mark alone
+    words.push(word);
     starts.push(at);
     ends.push(at + m[0].length);
   }
@@ -112,6 +117,12 @@ export function heldText(text: string): HeldText {
   }
   joinedStart[words.length] = offset;
   return { text, words, starts: Int32Array.from(starts), ends: Int32Array.from(ends), joined: words.join(''), joinedStart, wordAt };
+}
+
+/** Whether only labels stand between the line start and `at` (a label is short: more than 24 characters are text). */
+function labelsBefore(text: string, at: number): boolean {
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  return at - lineStart <= 24 && LABELS_BEFORE.test(text.slice(lineStart, at));
 }
 
 /** Where a quotation occurs: word indices [from, to] (inclusive) in the held text. */
