@@ -63,7 +63,11 @@ interface Attribution { quotation: Quotation; found: Map<number, Occurrence[]> }
 
 // Between a quotation and the citation right after it, across a sentence end: '“ (BGH ...', '“. Vgl. BGH ...'.
 const BRIDGE = /^[\s\p{P}]*(?:(?:vgl|so|siehe|s|ebenso|ähnlich|auch|etwa|dazu|zuletzt|bereits|schon|insbesondere|grundlegend)\.?[\s\p{P}]*)*$/iu;
+// From a citation to a quotation it introduces: the rest of the clause, a colon, perhaps a Randnummer line.
+const INTRODUCED = /^[^;„“"»«\n]{0,160}:[\s\d]*$/u;
 const BEST_MATCH_CHARS = 500;
+/** Below this share of its words, a quotation near only statute citations quotes something else (a party, a commentary). */
+const STATUTE_QUOTATION_SIMILARITY = 0.5;
 
 /** Reads and checks the claims of every citation; `verifications[i]` belongs to `citations[i]`. */
 export function checkClaims(corpus: Database.Database, text: string, citations: readonly Citation[],
@@ -102,15 +106,21 @@ export function checkClaims(corpus: Database.Database, text: string, citations: 
   return claims;
 }
 
-/** The citations in the quotation's sentence (quotations masked, so their full stops end nothing) and the one right after it. */
+/**
+ * The citations a quotation may quote: those in its sentence (quotations masked, so their full stops end nothing), the
+ * one right after it, and the one whose clause it follows after a colon ('hat der Senat (... Rn. 25) ausgeführt:' and
+ * the quotation on its own line). A citation inside the quotation is what the quoted text cites, not its source.
+ */
 function candidatesOf(text: string, q: Quotation, citations: readonly Citation[]): number[] {
   const masked = text.slice(0, q.start + 1) + 'x'.repeat(q.end - q.start - 2) + text.slice(q.end - 1);
   const [from, to] = sentenceAround(masked, q.start, q.end);
   const scored: [number, number][] = [];
   for (const [i, c] of citations.entries()) {
+    if (c.start >= q.start && c.end <= q.end) continue;
     const inside = c.start < to && c.end > from;
     const next = c.start >= q.end && c.start - q.end <= 40 && BRIDGE.test(text.slice(q.end, c.start));
-    if (!inside && !next) continue;
+    const introduced = c.end <= q.start && q.start - c.end <= 160 && INTRODUCED.test(text.slice(c.end, q.start));
+    if (!inside && !next && !introduced) continue;
     // Nearest first; a citation after the quotation (its usual source) before one as near before it.
     scored.push([i, c.start >= q.end ? c.start - q.end : q.start - c.end + 30]);
   }
@@ -157,6 +167,13 @@ function attribute(q: Quotation, candidates: number[], heldOf: (i: number) => He
         advisory: `${notIn}the corpus holds no text of the citation it may quote (${[...new Set(unheld.map((i) => citations[i].canonical))].join(', ')}).` },
     };
   }
+  if (cases.length === 0 && (closest?.similarity ?? 0) < STATUTE_QUOTATION_SIMILARITY) {
+    return {
+      index: closest?.index ?? candidates[0], occurrences: null,
+      finding: { ...base, check: 'not_checked', similarity: closest?.similarity ?? 0, rn_from: null, rn_to: null, section: null, best_match: null,
+        advisory: `It shares too few words with ${[...new Set(checked)].join(', ')} to be a quotation of it; the text cites no other source for it.` },
+    };
+  }
   const index = closest?.index ?? cases[0] ?? candidates[0];
   const passage = closest ? passageOf(closest.held, closest.from, closest.to) : null;
   const where = closest ? locate(closest.held, closest) : { rn_from: null, rn_to: null, section: null };
@@ -165,7 +182,7 @@ function attribute(q: Quotation, candidates: number[], heldOf: (i: number) => He
     index, occurrences: null,
     finding: { ...base, check: 'not_found', similarity: closest?.similarity ?? 0, ...where, best_match: passage,
       advisory: closest
-        ? `Not in ${[...new Set(checked)].join(', ')}; the closest passage${at} matches ${Math.round(closest.similarity * 100)} % of its words.`
+        ? `Not in ${[...new Set(checked)].join(', ')}${cases.length ? '' : ' as held (the current version)'}; the closest passage${at} matches ${Math.round(closest.similarity * 100)} % of its words.`
         : `Not in ${[...new Set(checked)].join(', ')}, and no passage there shares its words.` },
   };
 }

@@ -128,33 +128,40 @@ function labelsBefore(text: string, at: number): boolean {
 /** Where a quotation occurs: word indices [from, to] (inclusive) in the held text. */
 export interface Occurrence { from: number; to: number }
 
-/** Every occurrence of the quotation's segments in order, each starting and ending at word boundaries (at most 20). */
+/** First-segment positions tried at most: a quotation starting with a common word does not scan forever. */
+const MAX_STARTS = 2000;
+
+/**
+ * Every occurrence of the quotation's segments in order, each at word boundaries (at most 20). After an omission the
+ * next segment is placed at its first fit within MAX_OMISSION letters: greedy, so many short segments cost linear time.
+ */
 export function occurrences(held: HeldText, quotation: Quotation): Occurrence[] {
   const keys = quotation.segments.map((s) => s.join(''));
   const out: Occurrence[] = [];
-  for (let p = held.joined.indexOf(keys[0]); p >= 0 && out.length < 20; p = held.joined.indexOf(keys[0], p + 1)) {
+  let tries = 0;
+  for (let p = held.joined.indexOf(keys[0]); p >= 0 && out.length < 20 && tries++ < MAX_STARTS; p = held.joined.indexOf(keys[0], p + 1)) {
     const first = held.wordAt.get(p);
     if (first === undefined) continue;
-    const last = chain(held, keys, 0, first);
-    if (last !== null) out.push({ from: first, to: last });
+    let end = endOf(held, p, keys[0]);
+    for (let k = 1; k < keys.length && end !== null; k++) end = nextSegment(held, end, keys[k]);
+    if (end !== null) out.push({ from: first, to: end - 1 });
   }
   return out;
 }
 
-/** The last word index of segments [k..] placed from word `word` on (segment k at exactly `word`), or null. */
-function chain(held: HeldText, keys: string[], k: number, word: number): number | null {
-  const p = held.joinedStart[word];
-  if (!held.joined.startsWith(keys[k], p)) return null;
-  const endWord = held.wordAt.get(p + keys[k].length) ?? (p + keys[k].length === held.joined.length ? held.words.length : undefined);
-  if (endWord === undefined) return null;
-  if (k === keys.length - 1) return endWord - 1;
-  // After an omission: the next segment anywhere within MAX_OMISSION letters, at a word start.
-  const limit = held.joinedStart[endWord] + MAX_OMISSION;
-  for (let q = held.joined.indexOf(keys[k + 1], held.joinedStart[endWord]); q >= 0 && q <= limit; q = held.joined.indexOf(keys[k + 1], q + 1)) {
-    const next = held.wordAt.get(q);
-    if (next === undefined) continue;
-    const last = chain(held, keys, k + 1, next);
-    if (last !== null) return last;
+/** The word index after `key` placed at joined offset `p`, or null where it ends inside a word. */
+function endOf(held: HeldText, p: number, key: string): number | null {
+  const end = p + key.length;
+  return held.wordAt.get(end) ?? (end === held.joined.length ? held.words.length : null);
+}
+
+/** The word index after the first fit of `key` at a word start within MAX_OMISSION letters from word `after`, or null. */
+function nextSegment(held: HeldText, after: number, key: string): number | null {
+  const from = held.joinedStart[after];
+  for (let q = held.joined.indexOf(key, from); q >= 0 && q <= from + MAX_OMISSION; q = held.joined.indexOf(key, q + 1)) {
+    if (!held.wordAt.has(q)) continue;
+    const end = endOf(held, q, key);
+    if (end !== null) return end;
   }
   return null;
 }

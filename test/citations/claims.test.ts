@@ -153,3 +153,26 @@ test('statute subdivisions: Nr. and lit. are checked against the list items of t
   ]);
   assert.equal(run.findings[1].subdivision_advisory, '§ 573 BGB as held has no Abs. 2 Nr. 7.');
 });
+
+test('a quotation on its own line after "ausgeführt:" belongs to the citation before the colon, not to what it cites itself', () => {
+  const text = `Der Senat hat (${EIGENBEDARF}, Rn. 21) ausgeführt:\n`
+    + '„Die Wirksamkeit der Kündigung hängt allein davon ab, ob im Zeitpunkt ihres Ausspruchs ein berechtigtes Interesse im Sinne des § 573 BGB vorlag.“';
+  const run = check(text);
+  assert.deepEqual(run.findings.map((f) => [f.canonical, f.quotations.map((q) => [q.check, q.rn_from]), f.claim_check]), [
+    ['BGH, VIII ZR 214/12', [['found', 21]], 'supported'],
+    ['§ 573 BGB', [], 'not_applicable'],
+  ]);
+});
+
+test('words of a party in quotation marks near only a statute are not taken for an altered quotation of it', () => {
+  const run = check('Die Beklagte meint, § 626 Abs. 1 BGB sei „auf einen Fall wie diesen offensichtlich nicht zugeschnitten“, und beantragt Klageabweisung.');
+  const [f] = run.findings;
+  assert.deepEqual([f.quotations[0].check, f.claim_check], ['not_checked', 'not_checked']);
+  assert.match(f.quotations[0].advisory ?? '', /too few words/u);
+});
+
+test('a quotation of many omissions between common words is answered at once (greedy placement, no backtracking)', { timeout: 20_000 }, () => {
+  const quotation = Array.from({ length: 80 }, () => 'der Vermieter').join(' […] ');
+  const [f] = check(`„${quotation} verkauft die Wohnung“ (${EIGENBEDARF}, Rn. 9).`).findings;
+  assert.equal(f.quotations[0].check, 'not_found');
+});
