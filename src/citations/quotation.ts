@@ -49,10 +49,13 @@ export function findQuotations(text: string): Quotation[] {
     // A straight or English mark opens only at a word start: not '5"' (inches), not a closing mark left over.
     if ((open === '"' || open === '“') && (at > 0 && !/[\s([{/–—-]/u.test(text[at - 1]) || /\s/u.test(text[at + 1] ?? ' '))) continue;
     let close = -1;
+    let depth = 0;
     for (let i = at + 1; i < text.length && i - at <= MAX_QUOTATION_CHARS; i++) {
       const ch = text[i];
       if (ch === '\n' && text[i + 1] === '\n') break;
-      if (CLOSERS[open].includes(ch)) {
+      // A quotation inside the quotation with the same marks ('„... „Wohnraum“ ...“') closes first.
+      if (ch === open && open !== '"') depth++;
+      else if (CLOSERS[open].includes(ch) && depth-- === 0) {
         close = i;
         break;
       }

@@ -89,7 +89,9 @@ export function verifyStatute(corpus: Database.Database, c: StatuteCitation): Ve
   v.target_artifact_id = unit.id;
   if (unit.repealed) v.subdivision_advisory = `${c.kind} ${c.number} ${law.abbreviation} is repealed ("weggefallen") in the version held.`;
   if (c.subdivisions.length === 0) return v;
-  if (unit.text === null) {
+  // Only Absatz, Satz, Nr. and lit. can be read from a unit's text; a citation of nothing else is not checked.
+  const unchecked = c.subdivisions.filter((sub) => !CHECKED_LABELS.has(sub.label));
+  if (unit.text === null || unchecked.length === c.subdivisions.length) {
     v.check_scope.subdivision = 'not_checked';
     return v;
   }
@@ -98,8 +100,13 @@ export function verifyStatute(corpus: Database.Database, c: StatuteCitation): Ve
   const missing = missingSubdivision(unit.text, c.subdivisions);
   v.subdivision_check = missing ? 'not_found' : 'verified';
   if (missing) v.subdivision_advisory = `${c.kind} ${c.number} ${law.abbreviation} as held has no ${missing}.`;
+  else if (unchecked.length > 0) {
+    v.subdivision_advisory = `${unchecked.map((sub) => `${sub.label} ${sub.value}`).join(', ')} not checked (only Abs., Satz, Nr. and lit. are).`;
+  }
   return v;
 }
+
+const CHECKED_LABELS: ReadonlySet<Subdivision['label']> = new Set(['Abs.', 'Satz', 'Nr.', 'lit.']);
 
 /** A short statement of how much of a law the corpus holds, for a unit it does not hold. */
 function unitsHeldAdvisory(corpus: Database.Database, law: LawRow, c: StatuteCitation): string {

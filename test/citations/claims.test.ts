@@ -176,3 +176,19 @@ test('a quotation of many omissions between common words is answered at once (gr
   const [f] = check(`„${quotation} verkauft die Wohnung“ (${EIGENBEDARF}, Rn. 9).`).findings;
   assert.equal(f.quotations[0].check, 'not_found');
 });
+
+test('a quotation holding a quotation in the same marks is read whole', () => {
+  const text = `„Das Tatbestandsmerkmal des „Benötigens“ ist nicht im Sinne einer Notlage zu verstehen“ (${EIGENBEDARF}, Rn. 10).`;
+  const [f] = check(text).findings;
+  assert.deepEqual(f.quotations.map((q) => [q.text, q.check]), [['Das Tatbestandsmerkmal des „Benötigens“ ist nicht im Sinne einer Notlage zu verstehen', 'not_found']]);
+  const faithful = check(`„Das Tatbestandsmerkmal des „Benötigens“ ist nicht im Sinne einer Notlage oder eines dringenden Wohnbedarfs zu verstehen“ (${EIGENBEDARF}, Rn. 10).`);
+  assert.deepEqual(faithful.findings[0].quotations.map((q) => q.check), ['found']);
+});
+
+test('a subdivision the text cannot show (Halbsatz, Alt.) is not_checked alone, and named as unchecked beside an Absatz', () => {
+  const run = check('Die Klägerin stützt sich auf § 280 Alt. 2 BGB und auf § 280 Abs. 1 Satz 2 Halbsatz 1 BGB.');
+  assert.deepEqual(run.findings.map((f) => [f.subdivision_check, f.check_scope.subdivision, f.claim_check, f.subdivision_advisory]), [
+    ['not_checked', 'not_checked', 'not_checked', null],
+    ['verified', 'checked', 'supported', 'Halbsatz 1 not checked (only Abs., Satz, Nr. and lit. are).'],
+  ]);
+});
