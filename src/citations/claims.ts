@@ -80,7 +80,7 @@ export function checkClaims(corpus: Database.Database, text: string, citations: 
     if (!cache.has(key)) cache.set(key, citations[i].type === 'case' ? loadDecision(corpus, key, v.canonical) : loadUnit(corpus, key, v.canonical));
     return cache.get(key)!;
   };
-  const pinpoints = citations.map((c) => (c.type === 'case' && (c.aktenzeichen || c.ecli) ? readPinpoint(text, c.start, c.end) : null));
+  const pinpoints = citations.map((c) => (c.type === 'case' ? readPinpoint(text, c.start, c.end) : null));
   const claims: Claims[] = citations.map((_, i) => ({
     pinpoint: null, pinpoint_check: 'not_applicable', pinpoint_advisory: null, quotations: [], claim_check: 'not_applicable',
   }));

@@ -120,11 +120,13 @@ test('what cannot be checked is never flagged: a decision not held, a decision w
   const text = [
     '„Die Kündigung ist stets unwirksam, wenn der Vermieter schweigt.“ (BGH, Urteil vom 1. Februar 2015 - VIII ZR 999/14, Rn. 3).',
     'Das Gericht spricht von „Vorratsbedarf“ (LG München I, Urteil vom 15. März 2006 - 27 O 1234/05, Rn. 4).',
+    'So auch BGH, NJW 2014, 2102 Rn. 15.',
   ].join('\n\n');
   const run = check(text);
   assert.deepEqual(run.findings.map((f) => [f.verdict, f.pinpoint_check, f.quotations.map((q) => q.check), f.claim_check]), [
     ['not_found', 'not_checked', ['not_checked'], 'not_checked'],
     ['verified', 'not_checked', [], 'not_checked'],
+    ['out_of_coverage', 'not_checked', [], 'not_checked'],
   ]);
   assert.match(run.findings[1].pinpoint_advisory ?? '', /prints no Randnummern/u);
   assert.ok(!run.notes.some((n) => n.code === 'claims_not_supported'));
