@@ -27,9 +27,12 @@ const OMISSION = /\[\s*(?:\.{2,}|…)\s*\]|\(\s*(?:\.{2,}|…)\s*\)|\.{3,}|…|\
 const CASE_CHANGE = /\[(\p{L}{1,2})\]/gu;
 const WORD = /[\p{L}\p{N}\p{M}\u00ad]+(?:-[ \t]*\r?\n[ \t]*[\p{L}\p{N}\p{M}\u00ad]+)*/gu;
 
-/** A word as compared: lower case, no diacritics or soft hyphens, ß as ss, a line-end hyphenation joined. */
+/**
+ * A word as compared: lower case, no diacritics or soft hyphens, ß as ss, a line-end hyphenation joined, and without
+ * a sentence number glued to it ('2Einkünfte': gesetze-im-internet.de prints the Satz numbers of some laws so).
+ */
 export function foldWord(word: string): string {
-  let w = word;
+  let w = /^\d/u.test(word) ? word.replace(/^\d{1,2}(?=\p{Lu}\p{Ll})/u, '') : word;
   if (/[^\x00-\x7f]/u.test(w)) w = w.normalize('NFD').replace(/[\u0300-\u036f\u00ad]/gu, '').replace(/ß/gu, 'ss');
   if (w.includes('\n')) w = w.replace(/-[ \t]*\r?\n[ \t]*/gu, '');
   return w.toLowerCase();

@@ -194,3 +194,16 @@ test('a subdivision the text cannot show (Halbsatz, Alt.) is not_checked alone, 
     ['verified', 'checked', 'supported', 'Halbsatz 1 not checked (only Abs., Satz, Nr. and lit. are).'],
   ]);
 });
+
+test('a quotation of a provision is found past the Satz numbers some laws print glued to the sentence (real EStG text)', skipUnlessSharedData('gii/core/BJNR010050934.xml'), async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'juralite-claims-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const db = openCorpus(join(dir, 'corpus.db'));
+  t.after(() => db.close());
+  await importPaths(db, [sharedData('gii/core/BJNR010050934.xml')]);
+  const unit = db.prepare(`SELECT u.text FROM law_units u JOIN laws l ON l.id = u.law_id WHERE l.abbreviation = 'EStG' AND u.number = '43a'`).get() as { text: string };
+  // The second sentence of Abs. 1 as the law prints it ('... 2Im Fall einer ...'), quoted without its number.
+  const sentence = /\s2(\p{Lu}[^.]+\.)/u.exec(unit.text)![1];
+  const run = check(`Nach § 43a Abs. 1 Satz 2 EStG gilt: „${sentence}“`, db);
+  assert.deepEqual(run.findings.map((f) => [f.canonical, f.quotations.map((q) => q.check)]), [['§ 43a Abs. 1 Satz 2 EStG', ['found']]]);
+});
