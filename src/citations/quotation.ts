@@ -23,7 +23,7 @@ const MAX_OMISSION = 6000;
 const CLOSERS: Record<string, string> = { '„': '“”"', '"': '"', '»': '«', '«': '»', '“': '”' };
 const OPENER = /[„"»«“]/gu;
 // An omission or an editorial insertion; a one- or two-letter bracket is a changed case ('[d]er') and stays a word.
-const OMISSION = /\[\s*(?:\.{2,}|…)\s*\]|\(\s*(?:\.{2,}|…)\s*\)|\.{3,}|…|\[[^\]]{3,}\]/gu;
+const OMISSION = /\[\s*(?:\.(?: ?\.)+|…)\s*\]|\(\s*(?:\.(?: ?\.)+|…)\s*\)|\.(?: ?\.){2,}|…|\[[^\]]{3,}\]/gu;
 const CASE_CHANGE = /\[(\p{L}{1,2})\]/gu;
 const WORD = /[\p{L}\p{N}\p{M}\u00ad]+(?:-[ \t]*\r?\n[ \t]*[\p{L}\p{N}\p{M}\u00ad]+)*/gu;
 
@@ -33,10 +33,18 @@ const WORD = /[\p{L}\p{N}\p{M}\u00ad]+(?:-[ \t]*\r?\n[ \t]*[\p{L}\p{N}\p{M}\u00a
  */
 export function foldWord(word: string): string {
   let w = /^\d/u.test(word) ? word.replace(/^\d{1,2}(?=\p{Lu}\p{Ll})/u, '') : word;
-  if (/[^\x00-\x7f]/u.test(w)) w = w.normalize('NFD').replace(/[\u0300-\u036f\u00ad]/gu, '').replace(/ß/gu, 'ss');
+  // Diacritics, soft hyphens and footnote marks ('legen¹') go.
+  if (/[^\x00-\x7f]/u.test(w)) w = w.normalize('NFD').replace(/[\u0300-\u036f\u00ad\u00b9\u00b2\u00b3\u2070-\u209f]/gu, '').replace(/ß/gu, 'ss');
   if (w.includes('\n')) w = w.replace(/-[ \t]*\r?\n[ \t]*/gu, '');
-  return w.toLowerCase();
+  w = w.toLowerCase();
+  return SPELLED_OUT[w] ?? w;
 }
+
+/** Labels written out or abbreviated alike ('Absatz'/'Abs.'): a quotation may cite them either way. */
+const SPELLED_OUT: Record<string, string> = {
+  absatz: 'abs', absatzes: 'abs', nummer: 'nr', artikel: 'art', artikels: 'art', buchstabe: 'buchst', lit: 'buchst',
+  randnummer: 'rn', randnr: 'rn', rdnr: 'rn', halbsatz: 'hs', halbs: 'hs',
+};
 
 function foldedWords(text: string): string[] {
   return Array.from(text.replace(CASE_CHANGE, '$1').matchAll(WORD), (m) => foldWord(m[0])).filter(Boolean);

@@ -207,3 +207,16 @@ test('a quotation of a provision is found past the Satz numbers some laws print 
   const run = check(`Nach § 43a Abs. 1 Satz 2 EStG gilt: „${sentence}“`, db);
   assert.deepEqual(run.findings.map((f) => [f.canonical, f.quotations.map((q) => q.check)]), [['§ 43a Abs. 1 Satz 2 EStG', ['found']]]);
 });
+
+test('spaced omission dots, footnote marks and labels written out or abbreviated alike do not make a quotation differ', () => {
+  const text = [
+    `„Ein solches Interesse liegt nach § 573 Absatz 2 Nummer 2 BGB insbesondere vor, wenn der Vermieter die Räume . . . benötigt.¹“ (${EIGENBEDARF}, Rn. 9).`,
+    `„Ein solches Interesse liegt nach § 573 Abs. 2 Nr. 2 BGB ausnahmsweise vor“ (${EIGENBEDARF}, Rn. 9).`,
+  ].join('\n\n');
+  const run = check(text);
+  const cases = run.findings.filter((f) => f.type === 'case');
+  assert.deepEqual(cases.map((f) => [f.quotations.map((q) => [q.check, q.omissions]), f.claim_check]), [
+    [[['found', 1]], 'supported'],
+    [[['not_found', 0]], 'not_supported'],
+  ]);
+});
