@@ -58,9 +58,6 @@ interface Held {
   sections: { name: string; start: number; end: number }[];
 }
 
-/** The citations a quotation may quote, nearest first, and whether it was found. */
-interface Attribution { quotation: Quotation; found: Map<number, Occurrence[]> }
-
 // Between a quotation and the citation right after it, across a sentence end: '“ (BGH ...', '“. Vgl. BGH ...'.
 const BRIDGE = /^[\s\p{P}]*(?:(?:vgl|so|siehe|s|ebenso|ähnlich|auch|etwa|dazu|zuletzt|bereits|schon|insbesondere|grundlegend)\.?[\s\p{P}]*)*$/iu;
 // From a citation to a quotation it introduces: the rest of the clause, a colon, perhaps a Randnummer line.
@@ -81,7 +78,7 @@ export function checkClaims(corpus: Database.Database, text: string, citations: 
     return cache.get(key)!;
   };
   const pinpoints = citations.map((c) => (c.type === 'case' ? readPinpoint(text, c.start, c.end) : null));
-  const claims: Claims[] = citations.map((_, i) => ({
+  const claims: Claims[] = citations.map(() => ({
     pinpoint: null, pinpoint_check: 'not_applicable', pinpoint_advisory: null, quotations: [], claim_check: 'not_applicable',
   }));
   const foundAt: Occurrence[][] = citations.map(() => []);
