@@ -50,10 +50,15 @@ export interface Claims {
 
 interface Held {
   label: string;
+  /** The printed Randnummern, in order (all a pinpoint needs); a provision has none. */
+  numbers: number[];
+  /** The text, as words, with its Randnummern and sections (UTF-16 offsets): read on the first quotation looked up. */
+  detail: () => HeldDetail;
+}
+
+interface HeldDetail {
   source: string;
-  /** The source as words, read on the first quotation looked up in it (a pinpoint needs only the Randnummern). */
-  words?: HeldText;
-  /** Decisions: printed Randnummern (UTF-16 offsets), sections; a provision has none. */
+  words: HeldText;
   randnummern: { rn: number; start: number; end: number }[];
   sections: { name: string; start: number; end: number }[];
 }
@@ -205,35 +210,37 @@ function withinPinpoint(held: Held, o: Occurrence, pinpoint: Pinpoint): boolean 
 }
 
 function locate(held: Held, o: Occurrence): { rn_from: number | null; rn_to: number | null; section: string | null } {
-  const start = wordsOf(held).starts[o.from];
-  const end = wordsOf(held).ends[o.to];
+  const d = held.detail();
+  const start = d.words.starts[o.from];
+  const end = d.words.ends[o.to];
   const rnAt = (offset: number) => {
     let found: number | null = null;
-    for (const r of held.randnummern) {
+    for (const r of d.randnummern) {
       if (r.start > offset) break;
       if (offset < r.end) found = r.rn;
     }
     return found;
   };
-  const section = held.sections.find((s) => s.start <= start && start < s.end)?.name ?? null;
+  const section = d.sections.find((s) => s.start <= start && start < s.end)?.name ?? null;
   return { rn_from: rnAt(start), rn_to: rnAt(Math.max(start, end - 1)), section };
 }
 
 function passageOf(held: Held, from: number, to: number): string {
-  const passage = held.source.slice(wordsOf(held).starts[from], wordsOf(held).ends[to]).replace(/\s+/gu, ' ');
+  const { source, words } = held.detail();
+  const passage = source.slice(words.starts[from], words.ends[to]).replace(/\s+/gu, ' ');
   return passage.length > BEST_MATCH_CHARS ? `${passage.slice(0, BEST_MATCH_CHARS - 1)}…` : passage;
 }
 
 const labelOf = (held: Held) => held.label;
-const wordsOf = (held: Held): HeldText => (held.words ??= heldText(held.source));
+const wordsOf = (held: Held): HeldText => held.detail().words;
 
 function checkPinpoint(p: Pinpoint, held: Held | null, found: Occurrence[], v: Verification): [PinpointCheck, string | null] {
   if (v.verdict !== 'verified') return ['not_checked', 'The decision is not verified, so its Randnummern cannot be checked.'];
-  if (!held || held.randnummern.length === 0) return ['not_checked', `${v.canonical} as held prints no Randnummern.`];
-  const numbers = new Set(held.randnummern.map((r) => r.rn));
+  if (!held || held.numbers.length === 0) return ['not_checked', `${v.canonical} as held prints no Randnummern.`];
+  const numbers = new Set(held.numbers);
   const missing = missingRandnummern(p, numbers);
-  const first = held.randnummern[0].rn;
-  const last = held.randnummern[held.randnummern.length - 1].rn;
+  const first = held.numbers[0];
+  const last = held.numbers[held.numbers.length - 1];
   if (missing.length > 0) {
     return ['not_found', `${v.canonical} has Rn. ${first} to ${last}; no Rn. ${missing.join(', ')}.`];
   }
@@ -270,20 +277,33 @@ function utf16Indexer(text: string): (offset: number) => number {
   return (offset) => units[Math.min(offset, units.length - 1)];
 }
 
-function loadDecision(corpus: Database.Database, id: string, label: string): Held | null {
-  const row = sql<[string], { full_text: string }>(corpus, 'SELECT full_text FROM decisions WHERE id = ?').get(id);
-  if (!row) return null;
-  const at = utf16Indexer(row.full_text);
+/** A decision: its Randnummer numbers now; its text (which may be long) only when a quotation is looked up in it. */
+function loadDecision(corpus: Database.Database, id: string, label: string): Held {
+  const numbers = sql<[string], { rn: number }>(corpus, 'SELECT rn FROM decision_randnummern WHERE decision_id = ? ORDER BY position')
+    .all(id).map((r) => r.rn);
+  let detail: HeldDetail | undefined;
+  return {
+    label, numbers, detail: () => (detail ??= decisionDetail(corpus, id)),
+  };
+}
+
+function decisionDetail(corpus: Database.Database, id: string): HeldDetail {
+  const { full_text: source } = sql<[string], { full_text: string }>(corpus, 'SELECT full_text FROM decisions WHERE id = ?').get(id)!;
+  const at = utf16Indexer(source);
   const randnummern = sql<[string], { rn: number; start_offset: number; end_offset: number }>(corpus,
     'SELECT rn, start_offset, end_offset FROM decision_randnummern WHERE decision_id = ? ORDER BY position').all(id)
     .map((r) => ({ rn: r.rn, start: at(r.start_offset), end: at(r.end_offset) }));
   const sections = sql<[string], { name: string; start_offset: number; end_offset: number }>(corpus,
     'SELECT name, start_offset, end_offset FROM decision_sections WHERE decision_id = ? ORDER BY position').all(id)
     .map((s) => ({ name: s.name, start: at(s.start_offset), end: at(s.end_offset) }));
-  return { label, source: row.full_text, randnummern, sections };
+  return { source, words: heldText(source), randnummern, sections };
 }
 
+/** A provision whose text the corpus holds (null: none held, as for the EU catalogue's articles). */
 function loadUnit(corpus: Database.Database, id: string, label: string): Held | null {
   const row = sql<[string], { text: string | null }>(corpus, 'SELECT text FROM law_units WHERE id = ?').get(id);
-  return row?.text ? { label, source: row.text, randnummern: [], sections: [] } : null;
+  if (!row?.text) return null;
+  const source = row.text;
+  let detail: HeldDetail | undefined;
+  return { label, numbers: [], detail: () => (detail ??= { source, words: heldText(source), randnummern: [], sections: [] }) };
 }
