@@ -2,9 +2,11 @@
 // Shared by POST /citation-checks, the MCP tool and `juralite check`. Offsets leave here as code points.
 import type Database from 'better-sqlite3';
 import { codePointIndexer } from '../text/code-points.ts';
+import { checkClaims, type ClaimCheck, type PinpointCheck, type PinpointFinding, type QuotationFinding } from './claims.ts';
 import { extractCitations, type ExtractionReport } from './extract.ts';
 import { renumberingAdvisory } from './renumbered.ts';
 import { parseGermanDate } from './cases.ts';
+import { sentenceAround } from './sentence.ts';
 import type { Citation } from './types.ts';
 import { verifyCase, verifyStatute, type MatchedDecision, type Verification } from './verify.ts';
 
@@ -41,6 +43,14 @@ export interface Finding {
     court_source?: 'written' | 'aktenzeichen' | 'none';
   };
   disputed_at: null;
+  /** The Randnummer pinpoint as read ('Rn. 12 ff.'), or null (docs/citations.md, Claims). */
+  pinpoint: PinpointFinding | null;
+  pinpoint_check: PinpointCheck;
+  pinpoint_advisory: string | null;
+  /** Quotations attributed to this citation, each looked up in its held text. */
+  quotations: QuotationFinding[];
+  /** Whether what the text claims (pinpoint, subdivision, quotations) is in what it cites; the verdict is unchanged. */
+  claim_check: ClaimCheck;
 }
 
 export interface UniqueCitation {
@@ -72,6 +82,8 @@ export interface CheckRun {
   completed_at: string;
   created_at: string;
   payload_truncated: boolean;
+  /** Findings by claim_check (not_applicable left out). */
+  claim_counts: Record<Exclude<ClaimCheck, 'not_applicable'>, number>;
 }
 
 export interface CheckInput {
@@ -90,25 +102,6 @@ const NOTES = [
 
 /** A date written in the sentence around a citation ('am 1. März 2019', '01.03.2019'), outside any decision citation. */
 const SENTENCE_DATE = /\b(\d{1,2}\.\s?(?:\d{1,2}\.\s?\d{4}|(?:Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember)\s\d{4}))\b/gu;
-
-/** A sentence end: a full stop (not after a number as in '1. März', nor after an abbreviation) before a capital, or a line break. */
-const SENTENCE_END = /(?<![\d\s.](?:Abs|Nr|Nrn|Art|vgl|Rn|Urt|Beschl|gem|bzw|ca|ff|Aufl|Bd|Az)|\b[SvfdaAuz]|\d)\.\s+(?=[\p{Lu}„"§])|\n/gu;
-
-/** The sentence around [start, end): from the last sentence end before it to the first one after it. */
-function sentenceAround(text: string, start: number, end: number): [number, number] {
-  let from = 0;
-  let to = text.length;
-  const window = Math.max(0, start - 600);
-  SENTENCE_END.lastIndex = window;
-  for (let m = SENTENCE_END.exec(text); m && m.index < end + 600; m = SENTENCE_END.exec(text)) {
-    if (m.index + m[0].length <= start) from = m.index + m[0].length;
-    else if (m.index >= end) {
-      to = m.index;
-      break;
-    }
-  }
-  return [from, to];
-}
 
 /** The date that applies to a statute citation: one written in its sentence, else the reference date. */
 function citationDate(text: string, c: Citation, cases: readonly Citation[], referenceDate: string | null):
@@ -133,6 +126,7 @@ export function runCheck(corpus: Database.Database, input: CheckInput): CheckRun
   const occurrences = new Map<string, number>();
   const verifications = new Map<string, Verification>();
   const targets: (string | null)[] = [];
+  const verified: Verification[] = [];
 
   const findings: Finding[] = citations.map((c, index) => {
     const memo = c.type === 'statute' ? `s|${c.canonical}|${c.lawText}` : `c|${c.canonical}|${c.date}|${c.ecli}`;
@@ -142,6 +136,7 @@ export function runCheck(corpus: Database.Database, input: CheckInput): CheckRun
       verifications.set(memo, v);
     }
     targets.push(v.target_artifact_id);
+    verified.push(v);
     const occurrence = occurrences.get(v.canonical) ?? 0;
     occurrences.set(v.canonical, occurrence + 1);
     const dated = c.type === 'statute' ? citationDate(text, c, cases, input.reference_date ?? null) : { date: c.date, source: 'none' as const };
@@ -176,8 +171,19 @@ export function runCheck(corpus: Database.Database, input: CheckInput): CheckRun
           : { court_source: c.court ? (c.courtFromRegister ? 'aktenzeichen' as const : 'written' as const) : 'none' as const }),
       },
       disputed_at: null,
+      pinpoint: null,
+      pinpoint_check: 'not_applicable',
+      pinpoint_advisory: null,
+      quotations: [],
+      claim_check: 'not_applicable',
     };
   });
+  const claims = checkClaims(corpus, text, citations, verified, toCodePoint);
+  const claimCounts = { supported: 0, not_supported: 0, not_checked: 0 };
+  for (const [i, f] of findings.entries()) {
+    Object.assign(f, claims[i]);
+    if (f.claim_check !== 'not_applicable') claimCounts[f.claim_check]++;
+  }
 
   const unique = uniqueCitations(findings, targets);
   const verdictCounts: Record<string, number> = {};
@@ -198,7 +204,7 @@ export function runCheck(corpus: Database.Database, input: CheckInput): CheckRun
     reason_counts: [...reasons].map(([category, count]) => ({ category, count })).sort((a, b) => b.count - a.count || a.category.localeCompare(b.category)),
     unique_citations: unique,
     extraction: report,
-    notes: NOTES,
+    notes: claimCounts.not_supported > 0 ? [...NOTES, claimsNote(claimCounts.not_supported)] : NOTES,
     findings_unavailable_reason: null,
     findings_purged_at: null,
     findings: findings.slice(0, MAX_FINDINGS),
@@ -206,6 +212,16 @@ export function runCheck(corpus: Database.Database, input: CheckInput): CheckRun
     completed_at: completedAt,
     created_at: input.submittedAt.toISOString(),
     payload_truncated: findings.length > MAX_FINDINGS,
+    claim_counts: claimCounts,
+  };
+}
+
+/** The note a run carries when a cited decision or provision exists but does not hold what the text claims of it. */
+function claimsNote(count: number) {
+  return {
+    code: 'claims_not_supported',
+    message: `${count} finding(s) cite a decision or provision the corpus holds, but a Randnummer, subdivision or quotation `
+      + 'the text attributes to it is not there (claim_check not_supported; the verdict says only that it exists).',
   };
 }
 

@@ -89,7 +89,9 @@ export function verifyStatute(corpus: Database.Database, c: StatuteCitation): Ve
   v.target_artifact_id = unit.id;
   if (unit.repealed) v.subdivision_advisory = `${c.kind} ${c.number} ${law.abbreviation} is repealed ("weggefallen") in the version held.`;
   if (c.subdivisions.length === 0) return v;
-  if (unit.text === null) {
+  // Only Absatz, Satz, Nr. and lit. can be read from a unit's text; a citation of nothing else is not checked.
+  const unchecked = c.subdivisions.filter((sub) => !CHECKED_LABELS.has(sub.label));
+  if (unit.text === null || unchecked.length === c.subdivisions.length) {
     v.check_scope.subdivision = 'not_checked';
     return v;
   }
@@ -98,8 +100,13 @@ export function verifyStatute(corpus: Database.Database, c: StatuteCitation): Ve
   const missing = missingSubdivision(unit.text, c.subdivisions);
   v.subdivision_check = missing ? 'not_found' : 'verified';
   if (missing) v.subdivision_advisory = `${c.kind} ${c.number} ${law.abbreviation} as held has no ${missing}.`;
+  else if (unchecked.length > 0) {
+    v.subdivision_advisory = `${unchecked.map((sub) => `${sub.label} ${sub.value}`).join(', ')} not checked (only Abs., Satz, Nr. and lit. are).`;
+  }
   return v;
 }
+
+const CHECKED_LABELS: ReadonlySet<Subdivision['label']> = new Set(['Abs.', 'Satz', 'Nr.', 'lit.']);
 
 /** A short statement of how much of a law the corpus holds, for a unit it does not hold. */
 function unitsHeldAdvisory(corpus: Database.Database, law: LawRow, c: StatuteCitation): string {
@@ -141,7 +148,7 @@ function sentenceCount(absatz: string): number {
   return Math.max(1, count + (carry ? 1 : 0));
 }
 
-/** The first cited subdivision the unit text does not have ('Abs. 7'), or null when Absatz and Satz exist. */
+/** The first cited subdivision the unit text does not have ('Abs. 7', 'Abs. 2 Nr. 9'), or null when Absatz, Satz, Nr. and lit. exist. */
 function missingSubdivision(text: string, subdivisions: readonly Subdivision[]): string | null {
   const held = absaetze(text);
   const abs = subdivisions.find((s) => s.label === 'Abs.');
@@ -150,11 +157,40 @@ function missingSubdivision(text: string, subdivisions: readonly Subdivision[]):
     absatz = held.get(abs.value);
     if (absatz === undefined) return `Abs. ${abs.value}`;
   }
+  const prefix = abs ? `Abs. ${abs.value} ` : '';
   const satz = subdivisions.find((s) => s.label === 'Satz');
   if (satz && absatz !== undefined && /^\d+$/u.test(satz.value) && Number(satz.value) > sentenceCount(absatz)) {
-    return `${abs ? `Abs. ${abs.value} ` : ''}Satz ${satz.value}`;
+    return `${prefix}Satz ${satz.value}`;
+  }
+  // Nr. and lit. are read from the list items of the Absatz (of any Absatz where none is cited): '1. ...', 'a) ...'.
+  const nr = subdivisions.find((s) => s.label === 'Nr.');
+  const lit = subdivisions.find((s) => s.label === 'lit.');
+  if (!nr && !lit) return null;
+  const scopes = absatz !== undefined ? [absatz] : [...held.values()];
+  const inNr = nr ? scopes.map((a) => listItems(a, 'Nr.').get(nr.value)).find((item) => item !== undefined) : undefined;
+  if (nr && inNr === undefined) return `${prefix}Nr. ${nr.value}`;
+  if (lit && !(inNr !== undefined ? [inNr] : scopes).some((a) => listItems(a, 'lit.').has(lit.value))) {
+    return `${prefix}${nr ? `Nr. ${nr.value} ` : ''}lit. ${lit.value}`;
   }
   return null;
+}
+
+/**
+ * The items of a list in a provision's text, in sequence ('1.', '2.', '2a.', '3.' or 'a)', 'b)'): value -> the item's
+ * text up to the next item. Numbers out of sequence ('vom 1. Januar') are no items.
+ */
+function listItems(text: string, kind: 'Nr.' | 'lit.'): Map<string, string> {
+  const marker = kind === 'Nr.' ? /(?<=^|\s)(\d{1,3}[a-z]?)\.(?=\s)/gu : /(?<=^|\s)([a-z])\)(?=\s)/gu;
+  const found: { value: string; at: number }[] = [];
+  for (const m of text.matchAll(marker)) {
+    const previous = found[found.length - 1]?.value;
+    const next = kind === 'Nr.'
+      ? String((previous ? parseInt(previous, 10) : 0) + 1)
+      : String.fromCharCode((previous ?? '`').charCodeAt(0) + 1);
+    const inserted = kind === 'Nr.' && previous !== undefined && new RegExp(`^${parseInt(previous, 10)}[a-z]$`, 'u').test(m[1]);
+    if (m[1] === next || inserted) found.push({ value: m[1], at: m.index });
+  }
+  return new Map(found.map((item, i) => [item.value, text.slice(item.at, found[i + 1]?.at ?? text.length)]));
 }
 
 /** Coverage of a court: a manifest range if one is imported, else its holdings from earliest to latest decision. */

@@ -7,6 +7,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApi, type Api, type Reply, type TestOrg } from '../helpers/api.ts';
 import { ABILITIES } from '../../src/accounts/tokens.ts';
+import { openCorpus } from '../../src/corpus/open.ts';
+import { demoCorpus } from '../helpers/demo-corpus.ts';
+import { ALTERED, buildBrief } from '../citations/claims-brief.ts';
 
 const CHECKS = '/api/v1/citation-checks';
 let api: Api;
@@ -115,7 +118,7 @@ const RUN_FIELDS = {
   unverified_count: 'integer', reason_counts: 'array', unique_citations: 'array', extraction: 'object', notes: 'array',
   findings_unavailable_reason: 'string|null', findings_purged_at: 'timestamp|null', findings: 'array',
   submitted_at: 'timestamp', completed_at: 'timestamp', created_at: 'timestamp', payload_truncated: 'boolean',
-  api_version: 'string', changelog_url: 'string', credits: 'object',
+  api_version: 'string', changelog_url: 'string', credits: 'object', claim_counts: 'object',
 };
 const UNIQUE_FIELDS = {
   key_basis: 'string', target_artifact_id: 'string|null', canonical: 'string', spellings: 'array', occurrences: 'integer',
@@ -130,7 +133,12 @@ const FINDING_FIELDS = {
   external_status: 'string', start_offset: 'integer', end_offset: 'integer', occurrence_index: 'integer', confidence: 'any',
   matched_decision: 'object|null', subdivision_check: 'string', subdivision_advisory: 'string|null', check_scope: 'object',
   ambiguity_advisory: 'string|null', coverage: 'any', coverage_boundary: 'any', coverage_advisory: 'any', evidence: 'object',
-  disputed_at: 'timestamp|null',
+  disputed_at: 'timestamp|null', pinpoint: 'object|null', pinpoint_check: 'string', pinpoint_advisory: 'string|null',
+  quotations: 'array', claim_check: 'string',
+};
+const QUOTATION_FIELDS = {
+  text: 'string', start_offset: 'integer', end_offset: 'integer', omissions: 'integer', check: 'string', similarity: 'any',
+  rn_from: 'integer|null', rn_to: 'integer|null', section: 'string|null', best_match: 'string|null', advisory: 'string|null',
 };
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
@@ -163,7 +171,15 @@ function assertRun(run: any): void {
       `${f.id}.check_scope`);
     assertFields(f.evidence, { reason: 'string', match_strength: 'string', citation_date_source: 'string' }, `${f.id}.evidence`);
     assert.ok(['sentence', 'reference_date', 'none'].includes(f.evidence.citation_date_source), f.evidence.citation_date_source);
+    assert.ok(['verified', 'not_found', 'not_checked', 'not_applicable'].includes(f.pinpoint_check), f.pinpoint_check);
+    assert.ok(['supported', 'not_supported', 'not_checked', 'not_applicable'].includes(f.claim_check), f.claim_check);
+    for (const q of f.quotations) {
+      assertFields(q, QUOTATION_FIELDS, `${f.id}.quotations[]`);
+      assert.ok(['found', 'not_found', 'not_checked'].includes(q.check), q.check);
+    }
   }
+  const claimed = (check: string) => run.findings.filter((f: any) => f.claim_check === check).length;
+  assert.deepEqual(run.claim_counts, { supported: claimed('supported'), not_supported: claimed('not_supported'), not_checked: claimed('not_checked') });
   // The counters describe the findings (none are cut from these small texts).
   assert.equal(run.payload_truncated, false);
   const total = run.findings.length;
@@ -652,4 +668,31 @@ test('GET /citation-checks/{run}: 404 for another organization\'s run (not 403) 
   }
   // The owner still reads it: the 404s are not a broken read.
   assert.equal((await getRun(run.id, owner)).status, 200);
+});
+
+// --- Claims: pinpoints and quotations ---------------------------------------------------------------------------
+
+test('claims over REST: a brief from the demo corpus, every altered Randnummer or quotation not_supported, every correct one supported; read back the same', async () => {
+  const db = openCorpus(await demoCorpus(), { readonly: true });
+  const ids = (db.prepare(`SELECT id FROM decisions WHERE has_rn_anchors = 1 AND court IN ('BGH', 'BVerfG', 'BAG', 'BSG')
+    ORDER BY date DESC LIMIT 6`).all() as { id: string }[]).map((r) => r.id);
+  const { text, items } = buildBrief(db, ids);
+  db.close();
+  assert.ok(items.length >= 40 && codePoints(text) <= 20_000, `${items.length} items, ${codePoints(text)} characters`);
+  const run = await check(text);
+  assertRun(run);
+  for (const item of items) {
+    const [f] = run.findings.filter((x: any) => x.type === 'case' && x.start_offset >= item.from && x.start_offset < item.to);
+    assert.equal(f.verdict, 'verified', `${item.kind} ${item.aktenzeichen}`);
+    assert.equal(f.claim_check, ALTERED.has(item.kind) ? 'not_supported' : 'supported', `${item.kind} ${item.aktenzeichen}: ${JSON.stringify(f)}`);
+    assert.equal(cut(text, f.pinpoint.start_offset, f.pinpoint.end_offset), f.pinpoint.text);
+    const quote = f.quotations[0];
+    if (quote) assert.equal(cut(text, quote.start_offset + 1, quote.end_offset - 1), quote.text);
+  }
+  const altered = items.filter((i) => ALTERED.has(i.kind)).length;
+  assert.deepEqual(run.claim_counts, { supported: items.length - altered, not_supported: altered, not_checked: 0 });
+  assert.ok(run.notes.some((n: any) => n.code === 'claims_not_supported'));
+  const read = await getRun(run.id);
+  assert.deepEqual(read.body.findings, run.findings);
+  assert.deepEqual(read.body.claim_counts, run.claim_counts);
 });
