@@ -113,7 +113,25 @@ interface ParsedLaw {
   refused?: 'contract' | 'noun';
 }
 
-/** Parses subdivisions after a unit number: 'Abs. 1 Satz 2 Nr. 3', 'I 2', 'Abs. 1 und 2' (stacked). */
+/**
+ * One path of subdivisions being read. A further path of the same provision (', Abs. 2 Satz 1') or a sibling that
+ * goes deeper ('Abs. 1 und 3 Nr. 1') is read as a path of its own whose subdivisions are not kept.
+ */
+interface PathFrame {
+  subdivisions: Subdivision[];
+  stacked: number;
+  /** Set while the path reads siblings of its last subdivision ('Abs. 1 und 2'). */
+  siblingsOf: Subdivision['label'] | null;
+  /** A further path after a joint (', Abs. 2'): its own stacked paths count for the provision; a sibling's do not. */
+  joint: boolean;
+}
+
+const newPath = (joint: boolean): PathFrame => ({ subdivisions: [], stacked: 0, siblingsOf: null, joint });
+
+/**
+ * Parses subdivisions after a unit number: 'Abs. 1 Satz 2 Nr. 3', 'I 2', 'Abs. 1 und 2' (stacked). Nested paths are
+ * kept on an explicit stack, not the call stack: thousands of chained ',S1' once overflowed it.
+ */
 function parseSubdivisions(text: string, pos: number, item: Item, plural: boolean): number {
   let p = pos;
   const roman = at(ROMAN_ABSATZ, text, p);
@@ -128,32 +146,44 @@ function parseSubdivisions(text: string, pos: number, item: Item, plural: boolea
       p = ROMAN_ABSATZ.lastIndex;
     }
   }
+  const suspended: PathFrame[] = [];
+  let path: PathFrame = { subdivisions: item.subdivisions, stacked: 0, siblingsOf: null, joint: false };
   for (;;) {
+    if (path.siblingsOf) {
+      // 'Abs. 1 und 2', 'Nr. 1, 2 und 3': siblings of the last subdivision (stacked), unless a plural chain moves on.
+      // A sibling may go deeper ('Abs. 1 und 3 Nr. 1', 'Satz 1 und 2 Nr. 1'); one followed by a label of the same or
+      // a higher level ('§§ 3 Abs. 1, 5 Abs. 2') is the next provision.
+      const label = path.siblingsOf;
+      const list = at(VALUE_LIST, text, p);
+      const after = VALUE_LIST.lastIndex;
+      const deeper = list ? at(SUBDIVISION, text, after) : null;
+      const sibling = list !== null && !(deeper && LEVEL[labelOf(deeper[1])] <= LEVEL[label])
+        && !(!deeper && plural && !/^[a-z]/u.test(list[1]) && /^\s*,/u.test(text.slice(p, p + 3)));
+      if (!sibling) {
+        path.siblingsOf = null;
+        continue;
+      }
+      path.stacked++;
+      p = after;
+      if (deeper) {
+        suspended.push(path);
+        path = newPath(false);
+      }
+      continue;
+    }
     let m = at(SUBDIVISION, text, p);
     if (m) {
       const label = labelOf(m[1]);
       const value = label === 'Abs.' && /^[IVX]+$/u.test(m[2]) ? String(romanToNumber(m[2])) : m[2].replace(/\)$/u, '');
-      item.subdivisions.push({ label, value });
+      path.subdivisions.push({ label, value });
       p = SUBDIVISION.lastIndex;
-      // 'Abs. 1 und 2', 'Nr. 1, 2 und 3': siblings of the last subdivision (stacked), unless a plural chain moves on.
-      // A sibling may go deeper ('Abs. 1 und 3 Nr. 1', 'Satz 1 und 2 Nr. 1'); one followed by a label of the same or a
-      // higher level ('§§ 3 Abs. 1, 5 Abs. 2') is the next provision.
-      for (;;) {
-        const list = at(VALUE_LIST, text, p);
-        if (!list) break;
-        const after = VALUE_LIST.lastIndex;
-        const deeper = at(SUBDIVISION, text, after);
-        if (deeper && LEVEL[labelOf(deeper[1])] <= LEVEL[label]) break;
-        if (!deeper && plural && !/^[a-z]/u.test(list[1]) && /^\s*,/u.test(text.slice(p, p + 3))) break;
-        item.stacked++;
-        p = deeper ? parseSubdivisions(text, after, { ...item, subdivisions: [], stacked: 0 }, plural) : after;
-      }
+      path.siblingsOf = label;
       continue;
     }
     m = at(ORDINAL_SUBDIVISION, text, p);
     if (m) {
       const ordinal = /^\d/u.test(m[1]) ? m[1].slice(0, -1) : String(ORDINAL_WORDS.findIndex((w) => m![1].startsWith(w)) + 1);
-      item.subdivisions.push({ label: ORDINAL_LABEL[m[2]] ?? 'Halbsatz', value: ordinal });
+      path.subdivisions.push({ label: ORDINAL_LABEL[m[2]] ?? 'Halbsatz', value: ordinal });
       p = ORDINAL_SUBDIVISION.lastIndex;
       continue;
     }
@@ -170,13 +200,20 @@ function parseSubdivisions(text: string, pos: number, item: Item, plural: boolea
         continue;
       }
       if (at(SUBDIVISION, text, after)) {
-        const shadow: Item = { ...item, subdivisions: [], stacked: 0 };
-        p = parseSubdivisions(text, after, shadow, plural);
-        item.stacked += 1 + shadow.stacked;
+        p = after;
+        suspended.push(path);
+        path = newPath(true);
         continue;
       }
     }
-    return p;
+    // This path ends here: resume the one it was read from.
+    const outer = suspended.pop();
+    if (!outer) {
+      item.stacked += path.stacked;
+      return p;
+    }
+    if (path.joint) outer.stacked += 1 + path.stacked;
+    path = outer;
   }
 }
 
