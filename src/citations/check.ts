@@ -3,6 +3,7 @@
 import type Database from 'better-sqlite3';
 import { codePointIndexer } from '../text/code-points.ts';
 import { extractCitations, type ExtractionReport } from './extract.ts';
+import { corpusLawNames } from './law-names.ts';
 import { renumberingAdvisory } from './renumbered.ts';
 import { parseGermanDate } from './cases.ts';
 import type { Citation } from './types.ts';
@@ -127,7 +128,7 @@ function citationDate(text: string, c: Citation, cases: readonly Citation[], ref
 /** Runs the whole check over `text` against `corpus` and returns the run (without the per-call envelope). */
 export function runCheck(corpus: Database.Database, input: CheckInput): CheckRun {
   const { text } = input;
-  const { citations, report } = extractCitations(text);
+  const { citations, report } = extractCitations(text, { lawNames: corpusLawNames(corpus) });
   const toCodePoint = codePointIndexer(text);
   const cases = citations.filter((c) => c.type === 'case');
   const occurrences = new Map<string, number>();

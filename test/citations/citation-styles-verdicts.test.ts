@@ -1,0 +1,32 @@
+// Citation styles of issue 28 checked against the demo corpus (fixtures/): [canonical, verdict] per finding.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runCheck, type CheckRun, type Finding } from '../../src/citations/check.ts';
+import { openCorpus } from '../../src/corpus/open.ts';
+import { demoCorpus } from '../helpers/demo-corpus.ts';
+
+const db = openCorpus(await demoCorpus(), { readonly: true });
+after(() => db.close());
+
+function check(text: string): CheckRun {
+  return runCheck(db, { id: 'test', text, reference_date: null, source: 'text', submittedAt: new Date('2024-05-01T10:00:00Z') });
+}
+
+function table(group: string, rows: readonly { text: string; findings: [string, Finding['verdict']][] }[]): void {
+  for (const row of rows) {
+    test(`${group}: ${JSON.stringify(row.text)}`, () => {
+      assert.deepEqual(check(row.text).findings.map((f) => [f.canonical, f.verdict]), row.findings);
+    });
+  }
+}
+
+table('a law by the official title the corpus holds (its GII title), in the genitive', [
+  {
+    text: 'Die Auflage beruht auf § 15 Abs. 1 des Gesetzes über Versammlungen und Aufzüge; § 3 des Mindesturlaubsgesetzes für Arbeitnehmer gilt.',
+    findings: [['§ 15 Abs. 1 VersammlG', 'verified'], ['§ 3 BUrlG', 'verified']],
+  },
+  {
+    text: 'Dies verstößt gegen § 8 Abs. 1 in Verbindung mit § 3 Abs. 1 des Gesetzes gegen den unlauteren Wettbewerb.',
+    findings: [['§ 8 Abs. 1 UWG', 'verified'], ['§ 3 Abs. 1 UWG', 'verified']],
+  },
+]);
