@@ -30,3 +30,25 @@ table('a law by the official title the corpus holds (its GII title), in the geni
     findings: [['§ 8 Abs. 1 UWG', 'verified'], ['§ 3 Abs. 1 UWG', 'verified']],
   },
 ]);
+
+table('an Aktenzeichen the named court holds under another spelling (group, court or seat in front, a suffix after)', [
+  {
+    text: 'VG Berlin, Beschluss vom 14. März 2017 - 3 K 123.16 -; OLG Frankfurt, Urteil vom 8. März 2023 - I-5 U 12/22 -.',
+    findings: [['VG Berlin, 3 K 123.16', 'verified'], ['OLG Frankfurt, I-5 U 12/22', 'verified']],
+  },
+  // Without a court named, no other spelling is tried: '3 K 123.16' may be any court's.
+  { text: 'Beschluss vom 14. März 2017 - 3 K 123.16 -.', findings: [['3 K 123.16', 'out_of_coverage']] },
+  // Another court's decision under that spelling verifies nothing.
+  { text: 'OLG Hamm, Urteil vom 8. März 2023 - I-5 U 12/22 -.', findings: [['OLG Hamm, I-5 U 12/22', 'out_of_coverage']] },
+]);
+
+table('a court named in the prose before its decision', [
+  {
+    text: 'Das Oberlandesgericht Frankfurt hat mit Urteil vom 8. März 2023 (Az. 5 U 12/22) entschieden, dass die Klage begründet ist.',
+    findings: [['OLG Frankfurt, 5 U 12/22', 'verified']],
+  },
+  {
+    text: 'Das Landgericht München I hat mit Urteil vom 3. Mai 2012 (Az. 324 O 56/11) die Klage abgewiesen.',
+    findings: [['LG München I, 324 O 56/11', 'not_found']],
+  },
+]);

@@ -35,3 +35,40 @@ table('official law names in the genitive', [
   // A generic noun without a title known to the registry (or the corpus) names no law.
   { text: 'Nach § 3 des Gesetzes ist das unzulässig.', canonical: [] },
 ]);
+
+table('file-number registers: Bavarian seats, BayObLG, Reichsgericht, NRW groups, suffixes kept', [
+  { text: 'VG München, Urteil v. 07.06.2023 – M 28 K 21.6372', canonical: ['VG München, M 28 K 21.6372'] },
+  { text: 'VG München, Urteil vom 12. März 2021 - M 12 K 20.456 -, juris', canonical: ['VG München, M 12 K 20.456'] },
+  { text: 'BayObLG, Beschluss vom 5. 3. 2002 - 1Z BR 12/02', canonical: ['BayObLG, 1Z BR 12/02'] },
+  { text: 'BayObLG, Beschluss v. 27.11.2023 – 203 StRR 381/23', canonical: ['BayObLG, 203 StRR 381/23'] },
+  { text: 'RG, Urteil vom 10. Oktober 1905 - III 77/05', canonical: ['RG, III 77/05'] },
+  // A Roman numeral and a number without the Reichsgericht named is no Aktenzeichen.
+  { text: 'Band III 77/05 der Sammlung', canonical: [] },
+  { text: 'OLG Düsseldorf , Urteil vom 9. 1. 2014 - I-14 U 55/13 - NJW 2014 , 1599', canonical: ['OLG Düsseldorf, I-14 U 55/13'] },
+  { text: 'OLG München, Beschluss v. 27.09.2023 – 34 Wx 240/23 e', canonical: ['OLG München, 34 Wx 240/23 e'] },
+  { text: 'OLG München, Beschluss v. 24.11.2023 – 28 W 1292/23 Bau e', canonical: ['OLG München, 28 W 1292/23 Bau e'] },
+  { text: 'VG Frankfurt, Urteil vom 1. 2. 2020 - 7 K 1234/19.F -', canonical: ['VG Frankfurt, 7 K 1234/19.F'] },
+  { text: 'Hess. VGH, Beschluss vom 4. 5. 2021 - 6 A 987/20.Z -', canonical: ['VGH Hessen, 6 A 987/20.Z'], raw: ['Hess. VGH, Beschluss vom 4. 5. 2021 - 6 A 987/20.Z -'] },
+  { text: 'VGH München, Beschluss v. 06.09.2023 – 7 CE 23.1585', canonical: ['VGH Bayern, 7 CE 23.1585'] },
+  // 'e.V.' after a file number is no suffix.
+  { text: 'OLG München, Beschluss vom 1. 2. 2022 - 33 Wx 12/22 e.V. ist beteiligt', canonical: ['OLG München, 33 Wx 12/22'] },
+]);
+
+table('a court named in the prose before its decision', [
+  {
+    text: 'Das Landgericht Hamburg hat mit Urteil vom 3. Mai 2012 (Az. 324 O 56/11) entschieden.',
+    canonical: ['LG Hamburg, 324 O 56/11'],
+    raw: ['Landgericht Hamburg hat mit Urteil vom 3. Mai 2012 (Az. 324 O 56/11)'],
+  },
+  { text: 'Der BGH hat in seinem Urteil vom 26. Juni 2019 (VIII ZR 21/18) offengelassen.', canonical: ['BGH, VIII ZR 21/18'] },
+]);
+
+table('smaller: ECLI across a line, decomposed umlauts, ECLI spans, old reporters', [
+  {
+    text: 'BGH, Urteil vom 12. Juni 2019, ECLI:DE:BGH:2019:\n120619UVIIIZR21.18.0, Rn. 5',
+    canonical: ['ECLI:DE:BGH:2019:120619UVIIIZR21.18.0'],
+  },
+  { text: 'OLG Mu\u0308nchen, Urteil vom 1. 2. 2020 - 7 U 123/18', canonical: ['OLG München, 7 U 123/18'], raw: ['OLG Mu\u0308nchen, Urteil vom 1. 2. 2020 - 7 U 123/18'] },
+  { text: 'Das ergibt sich aus der Entscheidung des Gerichtshofs ECLI:EU:C:2019:1145.', canonical: ['ECLI:EU:C:2019:1145'], raw: ['ECLI:EU:C:2019:1145'] },
+  { text: 'RGZ 100, 1; RGSt 60, 200; PrOVGE 77, 327 und RG JW 1907, 136', canonical: ['RGZ 100, 1', 'RGSt 60, 200', 'PrOVGE 77, 327', 'JW 1907, 136'] },
+]);
