@@ -128,7 +128,7 @@ function citationDate(text: string, c: Citation, cases: readonly Citation[], ref
 /** Runs the whole check over `text` against `corpus` and returns the run (without the per-call envelope). */
 export function runCheck(corpus: Database.Database, input: CheckInput): CheckRun {
   const { text } = input;
-  const { citations, report } = extractCitations(text, { lawNames: corpusLawNames(corpus) });
+  const { citations, report } = extractCitations(text, { lawNames: corpusLawNames(corpus), backReferences: true });
   const toCodePoint = codePointIndexer(text);
   const cases = citations.filter((c) => c.type === 'case');
   const occurrences = new Map<string, number>();

@@ -2,6 +2,7 @@
 // statutes, then the law of a provision that names none is taken from the provision cited just before it.
 // One caller is the citation check (src/citations/check.ts), the other the importer that turns decisions into edges.
 import { scanCases, type CaseScanOptions } from './cases.ts';
+import { backReferences } from './back-references.ts';
 import { canonicalStatute, scanStatutes, type LawNameLookup } from './statutes.ts';
 import { registryAbbreviation } from '../corpus/law-aliases.ts';
 import type { CaseCitation, Citation, StatuteCitation } from './types.ts';
@@ -38,10 +39,16 @@ const UNPARSED_DECISION = /(?<![\p{L}])(?:BGH|BVerfG|BVerwG|BAG|BSG|BFH|BPatG|Eu
 export interface ExtractOptions extends CaseScanOptions {
   /** Law names beyond the registry (the corpus's laws: corpusLawNames in law-names.ts). */
   lawNames?: LawNameLookup;
+  /**
+   * Short forms repeating a decision cited before ('BGH, aaO', 'ebd.') as citations with role back_reference
+   * (back-references.ts). The check reads them; the graph does not (the decision's edge stands already).
+   */
+  backReferences?: boolean;
 }
 
 export function extractCitations(text: string, options: ExtractOptions = {}): Extraction {
-  const cases = scanCases(text, options);
+  const scanned = scanCases(text, options);
+  const cases = options.backReferences ? [...scanned, ...backReferences(text, scanned)].sort((a, b) => a.start - b.start) : scanned;
   const statuteScan = scanStatutes(text, cases, options.lawNames);
   const { drops } = statuteScan;
   const statutes: StatuteCitation[] = [];

@@ -52,3 +52,15 @@ table('a court named in the prose before its decision', [
     findings: [['LG München I, 324 O 56/11', 'not_found']],
   },
 ]);
+
+test('a back-reference is checked as the decision it repeats and grouped with it', () => {
+  const run = check('Vgl. BGH, Urteil vom 16. Dezember 2020 - VIII ZR 123/19 -. Anders OLG München, Urteil vom 20. März 2019 - 7 U 123/18. So auch BGH, aaO, Rn. 12.');
+  assert.deepEqual(run.findings.map((f) => [f.raw_text, f.role, f.verdict]), [
+    ['BGH, Urteil vom 16. Dezember 2020 - VIII ZR 123/19 -', null, 'verified'],
+    ['OLG München, Urteil vom 20. März 2019 - 7 U 123/18', null, 'verified'],
+    ['BGH, aaO', 'back_reference', 'verified'],
+  ]);
+  assert.equal(run.findings[2].matched_decision!.artifact_id, run.findings[0].matched_decision!.artifact_id);
+  const group = run.unique_citations.find((u) => u.canonical === run.findings[0].canonical)!;
+  assert.equal(group.occurrences, 2);
+});

@@ -72,3 +72,25 @@ table('smaller: ECLI across a line, decomposed umlauts, ECLI spans, old reporter
   { text: 'Das ergibt sich aus der Entscheidung des Gerichtshofs ECLI:EU:C:2019:1145.', canonical: ['ECLI:EU:C:2019:1145'], raw: ['ECLI:EU:C:2019:1145'] },
   { text: 'RGZ 100, 1; RGSt 60, 200; PrOVGE 77, 327 und RG JW 1907, 136', canonical: ['RGZ 100, 1', 'RGSt 60, 200', 'PrOVGE 77, 327', 'JW 1907, 136'] },
 ]);
+
+test('short forms repeat the decision cited before, with role back_reference; literature short forms do not', () => {
+  const rows: [string, string[]][] = [
+    ['Vgl. BGH, Urteil vom 26. Juni 2019 - VIII ZR 21/18, NJW 2019, 2765. Anders OLG München, Urteil vom 1. 2. 2020 - 7 U 123/18. So auch BGH, aaO, Rn. 12.',
+      ['BGH, VIII ZR 21/18', 'OLG München, 7 U 123/18', 'BGH, VIII ZR 21/18 <- BGH, aaO']],
+    ['BGH, Urteil vom 26. Juni 2019 - VIII ZR 21/18 - Rn. 10; ebenda Rn. 12.', ['BGH, VIII ZR 21/18', 'BGH, VIII ZR 21/18 <- ebenda']],
+    ['BGH, Urteil vom 26. Juni 2019 - VIII ZR 21/18 (ebd., Rn. 14).', ['BGH, VIII ZR 21/18', 'BGH, VIII ZR 21/18 <- ebd.']],
+    ['BGH, Urteil vom 26. Juni 2019 - VIII ZR 21/18 (a.a.O., Rn. 14).', ['BGH, VIII ZR 21/18', 'BGH, VIII ZR 21/18 <- a.a.O.']],
+    // An author before it: literature. A § between: the short form is no longer the decision's.
+    ['BGH, Urteil vom 26. Juni 2019 - VIII ZR 21/18; Grüneberg, aaO, § 280 Rn. 5; vgl. ebd.', ['BGH, VIII ZR 21/18']],
+    // No decision of that court cited before.
+    ['OLG München, Urteil vom 1. 2. 2020 - 7 U 123/18; BGH, aaO.', ['OLG München, 7 U 123/18']],
+    // A name after it is another decision the text cited earlier (LER: '( BGH GRUR 2014 , 378 Rn. 27 – OTTO Cap ; a. a. O. , Rn. 49 – TÜV II )').
+    ['( BGH GRUR 2014 , 378 Rn. 27 – OTTO Cap ; a. a. O. , Rn. 49 – TÜV II ) .', ['GRUR 2014, 378']],
+    ['( EuGH MarkenR 2007 , 204 – CELLTECH ; BGH GRUR 2003 , 707 – X ; BGH a. a. O. Rdnr. 16 – DüsseldorfCongress ) .', ['GRUR 2003, 707']],
+  ];
+  for (const [text, expected] of rows) {
+    const found = extractCitations(text, { backReferences: true }).citations.map((c) => (c.type === 'case' && c.role === 'back_reference'
+      ? `${c.canonical} <- ${text.slice(c.start, c.end)}` : c.canonical));
+    assert.deepEqual(found, expected, text);
+  }
+});
