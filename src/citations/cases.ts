@@ -39,9 +39,10 @@ const AZ_SOURCES = [
   // Reichsgericht: 'III 77/05', a Roman senate and no register, only where the RG is named just before
   String.raw`(?=[IVX])(?<=(?:RG|Reichsgericht|Reichsgerichts|RGZ|RGSt)[^;\n]{0,80}?(?:[-–,(:]|Az\.)${SP}?)[IVX]{1,4}${SP}\d{1,4}/\d{2}(?![\d/])`,
   // Everything with an Arabic number in front: '1 BvR 2345/16', '2 AZR 345/15', '4 C 7.15', 'VG 3 K 123.16', 'I-20 U 118/17',
+  // Frankfurt's chambers ('5/12 KLs 9/16', '2-24 O 123/19'),
   // Bavarian administrative courts with their seat first ('M 12 K 20.456', 'AN 4 K 19.00123'); a suffix the court
   // adds after the number stays ('33 Wx 12/22 e', '7 K 1234/19.F', '6 A 987/20.Z').
-  String.raw`(?:(?:VG|OVG)${SP}|[IVX]{1,3}-|(?:M|AN|AU|Au|B|RN|RO|W)${SP}(?=\d{1,3}${SP}[A-Z]{1,2}${SP}\d{2}\.\d))?\d{1,3}[a-z]?${SP}(?:${ARABIC_REGISTERS})(?:${SP}\(${SP}?(?:pat|Kart|EP|OWi|Brfg|B|R)${SP}?\))?${SP}${NUM_YEAR}(?:\.[A-Z]{1,2}(?![\p{L}\d])|${SP}(?:[A-Z]{1,2}|ER)(?![\p{L}\d]|\.${SP}?\d))?(?:${SP}(?:Bau|Hei|Kart|Fam|WEG)(?![\p{L}\d]))?(?:${SP}[a-eg-z](?![\p{L}\d]|\.${SP}?\p{L}))?(?:${SP}\((?:A|\d{1,2})\))?`,
+  String.raw`(?:(?:VG|OVG)${SP}|[IVX]{1,3}-|\d{1,2}[-/](?=\d{1,2}${SP}\p{Lu})|(?:M|AN|AU|Au|B|RN|RO|W)${SP}(?=\d{1,3}${SP}[A-Z]{1,2}${SP}\d{2}\.\d))?\d{1,3}[a-z]?${SP}(?:${ARABIC_REGISTERS})(?:${SP}\(${SP}?(?:pat|Kart|EP|OWi|Brfg|B|R)${SP}?\))?${SP}${NUM_YEAR}(?:\.[A-Z]{1,2}(?![\p{L}\d])|${SP}(?:[A-Z]{1,2}|ER)(?![\p{L}\d]|\.${SP}?\d))?(?:${SP}(?:Bau|Hei|Kart|Fam|WEG)(?![\p{L}\d]))?(?:${SP}[a-eg-z](?![\p{L}\d]|\.${SP}?\p{L}))?(?:${SP}\((?:A|\d{1,2})\))?`,
 ];
 // A line break after a colon (read as a space) stays inside the ECLI: 'ECLI:DE:BGH:2019:\n120619UVIZR496.18.0'.
 const ECLI = String.raw`[Ee][Cc][Ll][Ii]:${SP}?[A-Za-z]{2}:${SP}?[A-Za-z0-9]{1,7}:${SP}?\d{4}:${SP}?[A-Za-z0-9.\-]*[A-Za-z0-9]`;

@@ -51,7 +51,7 @@ export const LAND_REGISTERS = [
   'U', 'W', 'O', 'S', 'C', 'T', 'H', 'OH', 'UF', 'WF', 'UH', 'VA', 'Wx', 'W (Kart)', 'U (Kart)', 'Kart', 'Kart U', 'HK O',
   'O (Kart)', 'Sch', 'SchH', 'Verg', 'AR', 'EK', 'F', 'XVII', 'M', 'K', 'Not', 'RiZ', 'ZS',
   // (criminal; not 'Js': the public prosecutor's file of an investigation, no court's decision)
-  'Ss', 'Ws', 'VAs', 'RVs', 'Rv', 'Ss OWi', 'Ss (OWi)', 'OLGSs', 'StVK', 'Qs', 'Ns', 'KLs', 'Ks', 'Ls', 'Ds', 'Cs', 'Gs', 'AK', 'BL',
+  'Ss', 'Ws', 'VollzWs', 'VAs', 'RVs', 'Rv', 'Ss OWi', 'Ss (OWi)', 'OLGSs', 'StVK', 'Qs', 'Ns', 'KLs', 'Ks', 'Ls', 'Ds', 'Cs', 'Gs', 'AK', 'BL',
   // Verwaltungsgerichte: 'VG 3 K 123.16' (Berlin writes the year after a dot), '10 S 2500/19', '9 CS 20.123'
   'K', 'L', 'A', 'B', 'N', 'E', 'D', 'ZB', 'CS', 'CE', 'AE', 'ZE', 'BV', 'LB', 'LA', 'ME', 'MN', 'NE', 'KS', 'BS', 'PV', 'FB', 'N', 'BN', 'NB',
   // Arbeitsgerichte / Landesarbeitsgerichte

@@ -50,6 +50,10 @@ table('file-number registers: Bavarian seats, BayObLG, Reichsgericht, NRW groups
   { text: 'VG Frankfurt, Urteil vom 1. 2. 2020 - 7 K 1234/19.F -', canonical: ['VG Frankfurt, 7 K 1234/19.F'] },
   { text: 'Hess. VGH, Beschluss vom 4. 5. 2021 - 6 A 987/20.Z -', canonical: ['VGH Hessen, 6 A 987/20.Z'], raw: ['Hess. VGH, Beschluss vom 4. 5. 2021 - 6 A 987/20.Z -'] },
   { text: 'VGH München, Beschluss v. 06.09.2023 – 7 CE 23.1585', canonical: ['VGH Bayern, 7 CE 23.1585'] },
+  // LER: Frankfurt's chambers and the Vollzugs-Senate of an OLG.
+  { text: 'LG Frankfurt , Beschluss vom 31. Oktober 2016 - 5/12 KLs 9/16 - , juris , Rn. 29', canonical: ['LG Frankfurt, 5/12 KLs 9/16'] },
+  { text: 'Beschluss des Schleswig-Holsteinischen Oberlandesgerichts vom 7. Februar 2017 - 1 VollzWs 479/16', canonical: ['OLG Schleswig, 1 VollzWs 479/16'] },
+  { text: 'Er zahlte 850/900 EUR.', canonical: [] },
   // 'e.V.' after a file number is no suffix.
   { text: 'OLG München, Beschluss vom 1. 2. 2022 - 33 Wx 12/22 e.V. ist beteiligt', canonical: ['OLG München, 33 Wx 12/22'] },
 ]);
