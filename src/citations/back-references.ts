@@ -6,7 +6,8 @@ import { resolveCourt } from '../corpus/courts.ts';
 import { COURT_SOURCE } from './lexicon.ts';
 import type { CaseCitation } from './types.ts';
 
-const SHORT_FORM = /(?<![\p{L}.])(?:a\.[ \u00a0]?a\.[ \u00a0]?O\.|aaO\.?|ebenda|[Ee]benda|[Ee]bd\.)(?![\p{L}])/gu;
+// The first letter is tested before the look-behind: the scan then costs little more than a search for 'a' and 'e'.
+const SHORT_FORM = /(?=[aEe])(?<![\p{L}.])(?:a\.[ \u00a0]?a\.[ \u00a0]?O\.|aaO\.?|[Ee]benda|[Ee]bd\.)(?![\p{L}])/gu;
 /** A court written right before the short form: 'BGH, aaO', 'OLG München a.a.O.'. */
 const COURT_BEFORE = new RegExp(String.raw`(?<![\p{L}])(${COURT_SOURCE})[ \u00a0]?,?[ \u00a0]?$`, 'u');
 /**
