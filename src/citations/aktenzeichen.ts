@@ -40,12 +40,8 @@ export function aktenzeichenVariants(aktenzeichen: string): string[] {
 
 /** Decisions of `court` that `corpus` holds under another spelling of `aktenzeichen` (aktenzeichenVariants). */
 export function heldUnderOtherSpelling<Row extends { id: string; court: string }>(corpus: Database.Database, aktenzeichen: string, court: string): Row[] {
-  const query = sql<[string], Row>(corpus,
+  const rows = sql<[string], Row>(corpus,
     `SELECT DISTINCT d.id, d.ecli, d.court, d.date FROM decision_file_numbers f JOIN decisions d ON d.id = f.decision_id
-     WHERE f.az_key = ? ORDER BY d.date, d.court`);
-  const rows = new Map<string, Row>();
-  for (const key of aktenzeichenVariants(aktenzeichen)) {
-    for (const row of query.all(key)) if (courtMatches(row.court, court)) rows.set(row.id, row);
-  }
-  return [...rows.values()];
+     WHERE f.az_key IN (SELECT value FROM json_each(?)) ORDER BY d.date, d.court`).all(JSON.stringify(aktenzeichenVariants(aktenzeichen)));
+  return rows.filter((row) => courtMatches(row.court, court));
 }
