@@ -37,7 +37,7 @@ const { organization } = createOrganization(services.state, { name: 'bench', pla
 const tokens = Array.from({ length: Math.ceil(requests / 8) + 2 }, () =>
   createToken(services.state, { organizationId: organization.id, abilities: ['citation-check'] }, new Date()).token);
 
-const extraction = await timeEach(texts, (text) => extractCitations(text), 10);
+const extraction = await timeEach(texts, (text) => extractCitations(text, { backReferences: true }), 10);
 const inProcess = await timeEach(texts, (text) => JSON.stringify(runCheck(corpus, { id: 'bench', text, source: 'api_v1', submittedAt: new Date() })), 10);
 const { server, url } = await listen(services, '127.0.0.1', 0);
 let call = 0;

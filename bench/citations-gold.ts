@@ -40,7 +40,7 @@ const readJsonl = <T>(path: string): T[] =>
   readFileSync(path, 'utf8').split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as T);
 const mark = (value: number, target: number) => (value >= target ? 'pass' : 'FAIL');
 const ratio = (hits: number, total: number) => `${hits}/${total}`;
-const errors: Record<string, object[]> = { 'refex-fn': [], 'refex-fp': [], 'ler-fn': [], 'ler-fp': [] };
+const errors: Record<string, object[]> = { 'refex-fn': [], 'refex-fp': [], 'ler-fn': [], 'ler-fp': [], backrefs: [] };
 
 /** Offsets of gold spans: how many needed reading as code points, how many matched neither reading (dropped). */
 const offsetCheck = { refex: { spans: 0, codePoints: 0, dropped: 0, astralTexts: 0 }, ler: { spans: 0, codePoints: 0, dropped: 0, astralTexts: 0 } };
@@ -66,6 +66,19 @@ interface RefexDoc { doc_id: string; text: string }
 const refexDocs = readJsonl<RefexDoc>(REFEX_DOCS);
 const refexGold = new Map(readJsonl<{ doc_id: string; citations: RefexGold[] }>(REFEX_GOLD).map((a) => [a.doc_id, a.citations]));
 
+/**
+ * Back-references ('BGH, aaO', 'ebd.': role back_reference) repeat a decision cited before; neither gold set
+ * annotates them, so they are counted apart (and listed for review in refex-backrefs.jsonl), not scored.
+ */
+const backReferences: { text: string; canonical: string }[] = [];
+function scored(citations: Citation[], text: string): Citation[] {
+  return citations.filter((c) => {
+    if (c.type !== 'case' || c.role !== 'back_reference') return true;
+    backReferences.push({ text: text.slice(c.start, c.end), canonical: c.canonical });
+    return false;
+  });
+}
+
 /** Audited gold gaps: findings that are real citations refex does not annotate, keyed 'doc_id start end kind'. */
 interface GoldGap { doc_id: string; start: number; end: number; kind: 'statute' | 'case'; reason: string }
 const goldGaps = new Map(
@@ -86,7 +99,7 @@ for (const doc of refexDocs) {
     const span = goldSpan('refex', doc.text, g.span.start, g.span.end, g.span.text);
     if (span) gold.push({ ...g, span: { ...g.span, ...span } });
   }
-  const findings: Citation[] = extractCitations(doc.text).citations;
+  const findings: Citation[] = scored(extractCitations(doc.text, { backReferences: true }).citations, doc.text);
 
   for (const g of gold) {
     const t = tally[g.type];
@@ -179,7 +192,7 @@ for (const sentence of lerSentences) {
     const span = goldSpan('ler', sentence.text, e.start, e.end, e.text);
     if (span) entities.push({ ...e, ...span });
   }
-  const findings: Citation[] = extractCitations(sentence.text).citations;
+  const findings: Citation[] = scored(extractCitations(sentence.text, { backReferences: true }).citations, sentence.text);
   for (const e of entities) {
     const target = e.label === 'GS' && /§|\bArt(\.|ikel)?(?!\p{L})/u.test(e.text) ? ler.gs : e.label === 'RS' ? ler.rs : null;
     if (!target) continue;
@@ -211,11 +224,14 @@ printTable([
   lerRow('precision (finding overlaps GS/VO/EUN/VS/VT/RS/LIT)', ler.correct, ler.findings, 0.95),
 ]);
 
+console.log(`\nBack-references resolved (aaO, ebd.; role back_reference, not scored above): ${backReferences.length}`);
+errors['backrefs'] = backReferences;
+
 // 3. Speed -----------------------------------------------------------------------------------------------------------
 
 const texts = refexDocs.map((doc) => doc.text);
 const bytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text, 'utf8'), 0);
-const pass = () => { for (const text of texts) extractCitations(text); };
+const pass = () => { for (const text of texts) extractCitations(text, { backReferences: true }); };
 for (let i = 0; i < 10; i++) pass();
 const samples: number[] = [];
 for (let i = 0; i < 50; i++) {

@@ -76,6 +76,22 @@ export const invalidArgument = (name: string, message: string) => validationFail
 
 export const backendUnavailable = (detail: string) => new ApiError('backend_unavailable', detail);
 
+/** Error codes of failures that pass by themselves (a busy database, exhausted descriptors, a reset connection). */
+const TRANSIENT_CODES = /^(?:SQLITE_BUSY|SQLITE_LOCKED|SQLITE_FULL|SQLITE_IOERR|SQLITE_CANTOPEN|ENOSPC|EAGAIN|EBUSY|EMFILE|ENFILE|ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE)/u;
+
+/**
+ * The 503 for an error that is not an ApiError. Only a failure that may pass (a busy database, a full disk) says
+ * "retry"; any other (a defect such as a stack overflow on one input) fails the same way again, and says so.
+ */
+export function unexpectedFailure(error: unknown): ApiError {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && TRANSIENT_CODES.test(code)) {
+    return backendUnavailable('The backend could not complete the call; retry in a few seconds.');
+  }
+  return backendUnavailable('The backend failed on this call with an internal error (logged); the same call will fail '
+    + 'again, so retrying it unchanged does not help. Nothing was charged.');
+}
+
 /** An operation whose capability this release does not have yet: 503, never a fake answer. */
 export const notYetAvailable = (capability: string) =>
   backendUnavailable(`${capability} is not available in this release of juralite yet.`);

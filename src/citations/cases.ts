@@ -34,10 +34,18 @@ const AZ_SOURCES = [
   String.raw`[IVX]{1,4}[a-z]?${SP}(?:${reg(FEDERAL_REGISTERS.BGH_ROMAN)}|${reg(FEDERAL_REGISTERS.BFH)})${SP}\d{1,4}/\d{2}`,
   // BGH special senates without a number: 'KZR 1/19', 'AnwZ (Brfg) 12/19'
   String.raw`(?:${reg(FEDERAL_REGISTERS.BGH_PLAIN)}|${reg(FEDERAL_REGISTERS.BFH_PLAIN)})${SP}\d{1,4}/\d{2}`,
-  // Everything with an Arabic number in front: '1 BvR 2345/16', '2 AZR 345/15', '4 C 7.15', 'VG 3 K 123.16', 'I-20 U 118/17'
-  String.raw`(?:(?:VG|OVG)${SP}|[IVX]{1,3}-)?\d{1,3}[a-z]?${SP}(?:${ARABIC_REGISTERS})(?:${SP}\(${SP}?(?:pat|Kart|EP|OWi|Brfg|B|R)${SP}?\))?${SP}${NUM_YEAR}(?:${SP}(?:[A-Z]{1,2}|ER)(?![\p{L}\d]|\.${SP}?\d))?(?:${SP}\(A\))?`,
+  // BayObLG: '1Z BR 12/02', '2Z RR 5/99', '4St RR 12/20', '101 ZBR 1/20'
+  String.raw`\d{1,3}${SP}?(?:Z|St|ObOWi)${SP}?(?:BR|RR|AR|Ws|Ss|Sch)${SP}\d{1,4}/\d{2}`,
+  // Reichsgericht: 'III 77/05', a Roman senate and no register, only where the RG is named just before
+  String.raw`(?=[IVX])(?<=(?:RG|Reichsgericht|Reichsgerichts|RGZ|RGSt)[^;\n]{0,80}?(?:[-–,(:]|Az\.)${SP}?)[IVX]{1,4}${SP}\d{1,4}/\d{2}(?![\d/])`,
+  // Everything with an Arabic number in front: '1 BvR 2345/16', '2 AZR 345/15', '4 C 7.15', 'VG 3 K 123.16', 'I-20 U 118/17',
+  // Frankfurt's chambers ('5/12 KLs 9/16', '2-24 O 123/19'),
+  // Bavarian administrative courts with their seat first ('M 12 K 20.456', 'AN 4 K 19.00123'); a suffix the court
+  // adds after the number stays ('33 Wx 12/22 e', '7 K 1234/19.F', '6 A 987/20.Z').
+  String.raw`(?:(?:VG|OVG)${SP}|[IVX]{1,3}-|\d{1,2}[-/](?=\d{1,2}${SP}\p{Lu})|(?:M|AN|AU|Au|B|RN|RO|W)${SP}(?=\d{1,3}${SP}[A-Z]{1,2}${SP}\d{2}\.\d))?\d{1,3}[a-z]?${SP}(?:${ARABIC_REGISTERS})(?:${SP}\(${SP}?(?:pat|Kart|EP|OWi|Brfg|B|R)${SP}?\))?${SP}${NUM_YEAR}(?:\.[A-Z]{1,2}(?![\p{L}\d])|${SP}(?:[A-Z]{1,2}|ER)(?![\p{L}\d]|\.${SP}?\d))?(?:${SP}(?:Bau|Hei|Kart|Fam|WEG)(?![\p{L}\d]))?(?:${SP}[a-eg-z](?![\p{L}\d]|\.${SP}?\p{L}))?(?:${SP}\((?:A|\d{1,2})\))?`,
 ];
-const ECLI = String.raw`[Ee][Cc][Ll][Ii]:[A-Za-z]{2}:[A-Za-z0-9]{1,7}:\d{4}:[A-Za-z0-9.\-]*[A-Za-z0-9]`;
+// A line break after a colon (read as a space) stays inside the ECLI: 'ECLI:DE:BGH:2019:\n120619UVIZR496.18.0'.
+const ECLI = String.raw`[Ee][Cc][Ll][Ii]:${SP}?[A-Za-z]{2}:${SP}?[A-Za-z0-9]{1,7}:${SP}?\d{4}:${SP}?[A-Za-z0-9.\-]*[A-Za-z0-9]`;
 const REPORTER_NAMES = alternation([...Object.keys(OFFICIAL_REPORTERS), ...JOURNALS]).replace(/\\\//gu, `${SP}?/${SP}?`);
 const REPORTER = String.raw`(?:(${REPORTER_NAMES})\.?${SP}(?:(I{1,3})${SP})?(\d{1,4})(?:${SP}\(\d{1,4}\))?${SP}?,${SP}?(?:S\.${SP}?)?((?:I{1,2}-)?\d{1,5})`
   + String.raw`|(SozR)${SP}((?:\d${SP}?-${SP}?)?\d{4}|\d)${SP}§${SP}?(\d{1,4}[a-z]?)${SP}Nrn?\.?${SP}?(\d{1,4})`
@@ -58,10 +66,13 @@ const REPORTER_AT = sticky(REPORTER);
 const MONTH_NAMES = Object.keys(MONTHS).map((m) => m[0].toUpperCase() + m.slice(1)).join('|');
 const DATE = String.raw`(?:\d{1,2}\.${SP}?(?:\d{1,2}\.${SP}?(?:\d{4}|\d{2})(?!\d)|(?:${MONTH_NAMES})\.?${SP}\d{4})|\d{4}-\d{2}-\d{2})`;
 const TYPES = alternation(Object.keys(DECISION_TYPES));
+// A court named in the prose before its decision: 'Das Landgericht Hamburg hat mit Urteil vom 3. Mai 2012 (Az. ...)',
+// 'der BGH hat in seinem Beschluss vom ...', 'das OLG entschied durch Urteil vom ...'.
+const PROSE_VERB = String.raw`(?:(?:hat|hatte|hätte|entschied|entschieden|urteilte|stellte)${SP}(?:(?:bereits|schon|zuletzt|auch|jedoch|aber|dagegen|nun|insoweit)${SP})?(?:(?:mit|in|im|durch)${SP})?(?:(?:seinem|seiner|seinen|ihrem|einem|einer|dem|der)${SP})?)`;
 // What may stand between a court and the Aktenzeichen, read backwards from the Aktenzeichen (anchored at the end).
 const PREFIX = new RegExp(String.raw`(?<![\p{L}\d])(?:`
   // 'BVerfG (K)', 'BGH (GrS)': a chamber or the Great Senate of the court.
-  + String.raw`(?<court>${COURT_SOURCE})(?:${SP}?\((?:K|Kammer|GrS|GSSt|GSZ|VGS)\))?(?:${SP}*[-,(]?${SP}*(?<type>${TYPES}))?`
+  + String.raw`(?<court>${COURT_SOURCE})(?:${SP}?\((?:K|Kammer|GrS|GSSt|GSZ|VGS)\))?(?:${SP}*[-,(]?${SP}*${PROSE_VERB}?(?<type>${TYPES}))?`
   + String.raw`|(?<self>${SELF_COURT_SOURCE})`
   + String.raw`|(?<type2>${TYPES})(?:${SP}(?:des|der)${SP}(?:(?<court2>${COURT_SOURCE})|(?<self2>${SELF_COURT_SOURCE})))?`
   + String.raw`)(?:${SP}(?:der|des)${SP}[^,;()\n]{3,60}?)??${SP}*,?${SP}*(?:(?:vom|v\.|am)${SP}*)?(?<date>${DATE})?`
@@ -174,6 +185,8 @@ export function scanCases(written: string, options: CaseScanOptions = {}): CaseC
 
 /** Spacing the scanner reads as one space: a single line break, a run of spaces or tabs, a thin space; a blank line stays. */
 const SPACING = /(\r?\n(?:[ \t]*\r?\n)+)|[ \t\u00a0\u2009\u202f]*\r?\n(?![ \t]*\r?\n)[ \t\u00a0\u2009\u202f]*|[ \t\u00a0\u2009\u202f]{2,}|[\t\u2009\u202f]|([\u2010\u2011])/gu;
+/** The same, and a letter with combining marks composed (NFD 'Mu\u0308nchen' -> 'München'), for a text that has them. */
+const SPACING_NFD = new RegExp(`${SPACING.source}|(\\p{L}\\p{M}+)`, 'gu');
 
 /**
  * The text as the scanner reads it, and where its offsets lie in the written text: a single line break (CRLF too), a
@@ -188,12 +201,13 @@ function compacted(written: string): { text: string; origin: (offset: number) =>
   const shift = [0];
   let copied = 0;
   let removed = 0;
-  for (const m of written.matchAll(SPACING)) {
+  for (const m of written.matchAll(/[\u0300-\u036f]/u.test(written) ? SPACING_NFD : SPACING)) {
     if (m[1]) continue;
-    parts.push(written.slice(copied, m.index), m[2] ? '-' : ' ');
+    const read = m[3] ? m[3].normalize('NFC') : m[2] ? '-' : ' ';
+    parts.push(written.slice(copied, m.index), read);
     copied = m.index + m[0].length;
-    if (m[0].length > 1) {
-      removed += m[0].length - 1;
+    if (m[0].length > read.length) {
+      removed += m[0].length - read.length;
       from.push(copied - removed);
       shift.push(removed);
     }
@@ -218,7 +232,7 @@ function assemble(text: string, m: RegExpExecArray, floor: number, previous: Cas
     type: 'case', start: m.index, end: m.index + m[0].length, court: null, courtFromRegister: false, decisionType: null,
     date: null, aktenzeichen: null, ecli: null, reporters: [], role: null, canonical: '',
   };
-  if (m[1]) c.ecli = m[1].toUpperCase();
+  if (m[1]) c.ecli = ecliOf(m[1]);
   else if (m[2]) c.aktenzeichen = normalAktenzeichen(m[2]);
   else c.reporters.push(reporterOf(m, 3));
   let p = c.end;
@@ -232,7 +246,7 @@ function assemble(text: string, m: RegExpExecArray, floor: number, previous: Cas
     const from = glue ? TRAIL_GLUE.lastIndex : p;
     const ecli = !c.ecli ? at(ECLI_AT, text, from) : null;
     if (ecli) {
-      c.ecli = ecli[0].toUpperCase();
+      c.ecli = ecliOf(ecli[0]);
       p = c.end = ECLI_AT.lastIndex;
       continue;
     }
@@ -270,6 +284,9 @@ function assemble(text: string, m: RegExpExecArray, floor: number, previous: Cas
   return result;
 }
 
+/** An ECLI as written, without the line breaks inside it, upper-cased. */
+const ecliOf = (written: string) => written.replace(/[ \u00a0]/gu, '').toUpperCase();
+
 /** Whether a text opens more parentheses than it closes. */
 const unclosed = (text: string) => text.split('(').length > text.split(')').length;
 
@@ -293,6 +310,8 @@ function readPrefix(text: string, c: CaseCitation, floor: number, previous: Case
   const m = PREFIX.exec(before) ?? DATE_ONLY_PREFIX.exec(before) ?? AZ_LABEL_PREFIX.exec(before);
   if (!m || m[0].trim() === '') return;
   const g = m.groups ?? {};
+  // An ECLI names court and date itself: words before it that name neither ('Entscheidung des Gerichtshofs') are prose.
+  if (c.ecli && !(g.court ?? g.court2 ?? g.self ?? g.self2 ?? g.date)) return;
   c.start = windowStart + m.index;
   const courtText = g.court ?? g.court2;
   if (courtText) c.court = resolveCourt(courtText.replace(/-$/u, '')).code;
@@ -305,6 +324,9 @@ function readPrefix(text: string, c: CaseCitation, floor: number, previous: Case
   if (LEADING_ROLE.test(role) && !ROLE_TRAP.test(role)) c.role = 'leitentscheidung';
 }
 
+/** The courts of the European Union by their ECLI code ('ECLI:EU:C:2019:1145'). */
+const EU_ECLI_COURTS: Readonly<Record<string, string>> = { C: 'EuGH', T: 'EuG' };
+
 function finish(c: CaseCitation): void {
   if (!c.court && c.aktenzeichen) {
     const implied = courtOfAktenzeichen(c.aktenzeichen);
@@ -313,7 +335,7 @@ function finish(c: CaseCitation): void {
       c.courtFromRegister = true;
     }
   }
-  if (!c.court && c.ecli) c.court = courtFromEcli(c.ecli)?.code ?? null;
+  if (!c.court && c.ecli) c.court = courtFromEcli(c.ecli)?.code ?? (c.ecli.startsWith('ECLI:EU:') ? EU_ECLI_COURTS[c.ecli.split(':')[2]] : undefined) ?? null;
   if (!c.court && c.reporters.length) c.court = OFFICIAL_REPORTERS[c.reporters[0].reporter] ?? null;
   if (c.aktenzeichen) c.canonical = c.court ? `${c.court}, ${c.aktenzeichen}` : c.aktenzeichen;
   else if (c.ecli) c.canonical = c.ecli;

@@ -4,6 +4,7 @@ import type Database from 'better-sqlite3';
 import { codePointIndexer } from '../text/code-points.ts';
 import { checkClaims, type ClaimCheck, type PinpointCheck, type PinpointFinding, type QuotationFinding } from './claims.ts';
 import { extractCitations, type ExtractionReport } from './extract.ts';
+import { corpusLawNames } from './law-names.ts';
 import { renumberingAdvisory } from './renumbered.ts';
 import { parseGermanDate } from './cases.ts';
 import { sentenceAround } from './sentence.ts';
@@ -120,7 +121,7 @@ function citationDate(text: string, c: Citation, cases: readonly Citation[], ref
 /** Runs the whole check over `text` against `corpus` and returns the run (without the per-call envelope). */
 export function runCheck(corpus: Database.Database, input: CheckInput): CheckRun {
   const { text } = input;
-  const { citations, report } = extractCitations(text);
+  const { citations, report } = extractCitations(text, { lawNames: corpusLawNames(corpus), backReferences: true });
   const toCodePoint = codePointIndexer(text);
   const cases = citations.filter((c) => c.type === 'case');
   const occurrences = new Map<string, number>();

@@ -2,7 +2,8 @@
 // statutes, then the law of a provision that names none is taken from the provision cited just before it.
 // One caller is the citation check (src/citations/check.ts), the other the importer that turns decisions into edges.
 import { scanCases, type CaseScanOptions } from './cases.ts';
-import { canonicalStatute, scanStatutes } from './statutes.ts';
+import { backReferences } from './back-references.ts';
+import { canonicalStatute, scanStatutes, type LawNameLookup } from './statutes.ts';
 import { registryAbbreviation } from '../corpus/law-aliases.ts';
 import type { CaseCitation, Citation, StatuteCitation } from './types.ts';
 
@@ -35,9 +36,20 @@ const CONTEXT_WINDOW = 600;
 /** A court, decision type and date with no Aktenzeichen, ECLI or reporter after it: a citation we cannot verify. */
 const UNPARSED_DECISION = /(?<![\p{L}])(?:BGH|BVerfG|BVerwG|BAG|BSG|BFH|BPatG|EuGH|OLG\s\p{Lu}\p{L}+|LG\s\p{Lu}\p{L}+),?\s(?:Urt(?:eil|\.)|Beschl(?:uss|\.))\s(?:vom|v\.)\s\d{1,2}\.\s?(?:\d{1,2}\.\s?\d{2,4}|\p{L}+\s\d{4})(?![\s,-]*(?:[-–]\s*)?(?:Az\.?\s*)?[\dIVXBLSC]{1,4}[\s-])/gu;
 
-export function extractCitations(text: string, options: CaseScanOptions = {}): Extraction {
-  const cases = scanCases(text, options);
-  const statuteScan = scanStatutes(text, cases);
+export interface ExtractOptions extends CaseScanOptions {
+  /** Law names beyond the registry (the corpus's laws: corpusLawNames in law-names.ts). */
+  lawNames?: LawNameLookup;
+  /**
+   * Short forms repeating a decision cited before ('BGH, aaO', 'ebd.') as citations with role back_reference
+   * (back-references.ts). The check reads them; the graph does not (the decision's edge stands already).
+   */
+  backReferences?: boolean;
+}
+
+export function extractCitations(text: string, options: ExtractOptions = {}): Extraction {
+  const scanned = scanCases(text, options);
+  const cases = options.backReferences ? [...scanned, ...backReferences(text, scanned)].sort((a, b) => a.start - b.start) : scanned;
+  const statuteScan = scanStatutes(text, cases, options.lawNames);
   const { drops } = statuteScan;
   const statutes: StatuteCitation[] = [];
   const literature: string[] = [];

@@ -51,9 +51,9 @@ export const LAND_REGISTERS = [
   'U', 'W', 'O', 'S', 'C', 'T', 'H', 'OH', 'UF', 'WF', 'UH', 'VA', 'Wx', 'W (Kart)', 'U (Kart)', 'Kart', 'Kart U', 'HK O',
   'O (Kart)', 'Sch', 'SchH', 'Verg', 'AR', 'EK', 'F', 'XVII', 'M', 'K', 'Not', 'RiZ', 'ZS',
   // (criminal; not 'Js': the public prosecutor's file of an investigation, no court's decision)
-  'Ss', 'Ws', 'RVs', 'Rv', 'Ss OWi', 'Ss (OWi)', 'OLGSs', 'StVK', 'Qs', 'Ns', 'KLs', 'Ks', 'Ls', 'Ds', 'Cs', 'Gs', 'AK', 'BL',
+  'Ss', 'Ws', 'VollzWs', 'VAs', 'RVs', 'Rv', 'Ss OWi', 'Ss (OWi)', 'OLGSs', 'StVK', 'Qs', 'Ns', 'KLs', 'Ks', 'Ls', 'Ds', 'Cs', 'Gs', 'AK', 'BL',
   // Verwaltungsgerichte: 'VG 3 K 123.16' (Berlin writes the year after a dot), '10 S 2500/19', '9 CS 20.123'
-  'K', 'L', 'A', 'B', 'N', 'E', 'D', 'ZB', 'CS', 'BV', 'LB', 'LA', 'ME', 'MN', 'NE', 'KS', 'BS', 'PV', 'FB', 'N', 'BN', 'NB',
+  'K', 'L', 'A', 'B', 'N', 'E', 'D', 'ZB', 'CS', 'CE', 'AE', 'ZE', 'BV', 'LB', 'LA', 'ME', 'MN', 'NE', 'KS', 'BS', 'PV', 'FB', 'N', 'BN', 'NB',
   // Arbeitsgerichte / Landesarbeitsgerichte
   'Ca', 'BV', 'Ga', 'Sa', 'Ta', 'TaBV', 'SaGa', 'TaBVGa', 'BVGa', 'Sha',
   // Finanzgerichte
@@ -68,6 +68,7 @@ export const SOCIAL_REGISTERS = ['AS', 'SO', 'KR', 'KA', 'KS', 'P', 'R', 'RS', '
 export const OFFICIAL_REPORTERS: Readonly<Record<string, string>> = {
   BGHZ: 'BGH', BGHSt: 'BGH', BGHR: 'BGH', BVerfGE: 'BVerfG', BVerfGK: 'BVerfG', BVerwGE: 'BVerwG', BAGE: 'BAG', BSGE: 'BSG',
   BFHE: 'BFH', 'BFH/NV': 'BFH', BPatGE: 'BPatG', RGZ: 'RG', RGSt: 'RG', BayObLGZ: 'BayObLG', BayObLGSt: 'BayObLG',
+  PrOVGE: 'PrOVG', RFHE: 'RFH',
 };
 
 /** Journals and other collections cited as 'NJW 2015, 1827' (year or volume, comma, first page). */
@@ -83,7 +84,7 @@ export const JOURNALS = [
   'NJ', 'OLGR', 'OLGZ', 'KommJur', 'ZKJ', 'ZD', 'RDV', 'DuD', 'ITRB', 'ZfS', 'VRR', 'NZWehrr', 'ZfW', 'ZNER', 'RdE', 'EnWZ', 'ZWE',
   'NZG', 'AG', 'GmbHR', 'NZA-Beilage', 'ArbuR', 'DStZ', 'BFH/PR', 'StE', 'ZfZ', 'UR', 'UVR', 'DNotI-Report', 'FGPrax', 'ZfJ',
   'InfAuslR', 'ZAR', 'Asylmagazin', 'NVwZ-Extra', 'KirchE', 'WRP', 'Mitt', 'GRUR-Int', 'BlPMZ', 'PharmR', 'MedR', 'GesR', 'A&R',
-  'Slg',
+  'Slg', 'JW', 'HRR', 'WarnR', 'SeuffA',
 ] as const;
 
 /** Decision types as written in citations, mapped to the form the check reports. */
@@ -111,7 +112,8 @@ const COURT_TYPES_LONG = ['Oberlandesgericht', 'Landgericht', 'Amtsgericht', 'Ka
   'Oberste Landesgericht', 'Obersten Landesgericht', 'Oberstes Landesgericht', 'Oberstes Landesgerichts'];
 
 /** Courts that need no place. */
-const COURTS_ALONE = ['BVerfG', 'BVerwG', 'BGH', 'BAG', 'BSG', 'BFH', 'BPatG', 'EuGH', 'EuG', 'EGMR', 'GmS-OGB', 'RG', 'RAG', 'RFH',
+const COURTS_ALONE = ['BVerfG', 'BVerwG', 'BGH', 'BAG', 'BSG', 'BFH', 'BPatG', 'EuGH', 'EuG', 'EGMR', 'GmS-OGB', 'RG', 'RAG', 'RFH', 'PrOVG',
+  'Reichsfinanzhof', 'Preußische Oberverwaltungsgericht', 'Preußischen Oberverwaltungsgericht', 'Preußisches Oberverwaltungsgericht',
   'BayObLG', 'KG', 'Bundesverfassungsgericht', 'Bundesgerichtshof', 'Bundesverwaltungsgericht', 'Bundesarbeitsgericht',
   'Bundessozialgericht', 'Bundesfinanzhof', 'Bundespatentgericht', 'Kammergericht', 'Reichsgericht', 'Gerichtshof der Europäischen Union',
   'Europäische Gerichtshof für Menschenrechte', 'Europäischen Gerichtshof für Menschenrechte', 'Europäische Gerichtshof',
@@ -124,8 +126,11 @@ const PLACE = String.raw`(?:[A-ZÄÖÜ][\p{L}]+(?:-[A-ZÄÖÜ][\p{L}]+)*(?:\s(?:
 /** An adjective naming the Land: 'Hessisches', 'Bayerischen', 'Schleswig-Holsteinisches', 'Thüringer'. */
 const LAND_ADJECTIVE = String.raw`(?:[A-ZÄÖÜ][\p{L}]+(?:-[A-ZÄÖÜ][\p{L}]+)?(?:isches|ische|ischen|er)\s)`;
 
+/** A Land abbreviation written apart before a court type: 'Hess. VGH', 'Nds. OVG', 'Bay. LSG'. */
+const LAND_ABBREVIATION = String.raw`(?:Bay|Hess|Nds|Nieders|Sächs|Thür|Bbg|Brem|Hmb|Bln|SchlH|Saarl|RhPf)\.\s`;
+
 /** Regex source matching a court name as citations write it. */
-export const COURT_SOURCE = String.raw`(?:(?:${alternation(COURTS_ALONE)})${INFLECT}`
+export const COURT_SOURCE = String.raw`(?:${LAND_ABBREVIATION}(?:VGH|OVG|LSG|LAG|FG|VerfGH|StGH)|(?:${alternation(COURTS_ALONE)})${INFLECT}`
   + String.raw`|${LAND_ADJECTIVE}?(?:${alternation(COURT_TYPES_LONG)})${INFLECT}(?:\s${PLACE})?`
   + String.raw`|${LAND_ADJECTIVE}?(?:${alternation(COURT_TYPES_SHORT)})(?:\s${PLACE})?)(?![\p{L}])`;
 

@@ -9,7 +9,13 @@ export type SignalCategory = (typeof SIGNAL_CATEGORIES)[number];
 
 const COURT_OR_AUTHORITY = new RegExp(String.raw`(?<![\p{L}])(?:${COURT_SOURCE}|(?:Finanzamt|Jobcenter|Bundesagentur|Bundesamt|Landratsamt|Staatsanwaltschaft|Ausländerbehörde|Bauaufsichtsbehörde|Behörde|Ministerium|Regierungspräsidium|Bezirksamt|Gericht|Senat|Kammer)\p{L}*)(?![\p{L}])`, 'u');
 const PROCEDURAL = /(?<![\p{L}])(?:Kläger\p{L}*|Beklagt\p{L}*|Revision\p{L}*|Berufung\p{L}*|Urteil\p{L}*|Beschluss\p{L}*|Beschlüss\p{L}*|Antrag\p{L}*|Anträge\p{L}*|Antragsteller\p{L}*|Antragsgegner\p{L}*|Anspruch\p{L}*|Ansprüche\p{L}*|Klage\p{L}*|Beschwerde\p{L}*|Widerspruch\p{L}*|Verfahren\p{L}*|Rechtsmittel\p{L}*|Rechtsstreit\p{L}*|Vollstreckung\p{L}*|Vorinstanz\p{L}*|Streitwert\p{L}*|Prozess\p{L}*)(?![\p{L}])/u;
-const WRITING_MARKS = /(?<![\p{L}])(?:Rn\.|Rdnr\.?|RdNr\.?|Rz\.|Randnummer|Randnr\.|Tenor|Gründe|Entscheidungsgründe|vgl\.|a\.\s?a\.\s?O\.|aaO|ff\.|i\.\s?V\.\s?m\.|iVm|m\.\s?w\.\s?N\.|h\.\s?M\.|st\.\s?Rspr\.|stRspr)(?![\p{L}])/u;
+/**
+ * The same words as the last part of a compound ('Kündigungsschutzklage', 'Insolvenzantrag', 'Lohnanspruch',
+ * 'Nichtzulassungsbeschwerde'); not 'verfahren' or 'prozess', which everyday compounds end in too
+ * ('Produktionsprozess'), nor the 'Vorurteil'.
+ */
+const PROCEDURAL_COMPOUND = /\p{L}(?:klage|kläger|antrag|anträge|beschwerde|anspruch|ansprüche|berufung|revision|widerspruch|vollstreckung|(?<![Vv]or)urteil|beschluss|beschlüsse|rechtsmittel)\p{L}*/u;
+const WRITING_MARKS = /(?<![\p{L}])(?:Rn\.|Rdnr\.?|RdNr\.?|Rz\.|Randnummer|Randnr\.|Tenor|Gründe|Entscheidungsgründe|vgl\.|a\.\s?a\.\s?O\.|aaO|ff\.|i\.\s?V\.\s?m\.|iVm|m\.\s?w\.\s?N\.|h\.\s?M\.|st\.\s?Rspr\.|stRspr|a\.\s?F\.|n\.\s?F\.)(?![\p{L}])/u;
 
 const CHAIN_GAP = /^[\s,;]*(?:und|oder|sowie|bzw\.|i\.\s?V\.\s?m\.?|iVm\.?|in Verbindung mit)?[\s,;]*$/u;
 
@@ -33,7 +39,7 @@ export function legalSignals(text: string): SignalCategory[] {
     maskFrom = -1;
   }
   if (COURT_OR_AUTHORITY.test(prose)) found.push('court_or_authority');
-  if (PROCEDURAL.test(prose)) found.push('procedural_vocabulary');
+  if (PROCEDURAL.test(prose) || PROCEDURAL_COMPOUND.test(prose)) found.push('procedural_vocabulary');
   if (WRITING_MARKS.test(prose)) found.push('legal_writing_marks');
   return found;
 }

@@ -7,6 +7,9 @@ import { alternation, at, JOURNALS, OFFICIAL_REPORTERS } from './lexicon.ts';
 import type { StatuteCitation, Subdivision } from './types.ts';
 import { romanToNumber } from '../text/roman.ts';
 
+/** The cited abbreviation of a law by its name, from beyond the registry (the corpus's laws: law-names.ts). */
+export type LawNameLookup = (name: string) => string | undefined;
+
 /** Why a § or Art. that the scanner saw gave no citation; counted in the run's `extraction` object. */
 export interface StatuteDrops {
   unreadable: string[];          // '§ ' with no number the scanner could read
@@ -113,7 +116,25 @@ interface ParsedLaw {
   refused?: 'contract' | 'noun';
 }
 
-/** Parses subdivisions after a unit number: 'Abs. 1 Satz 2 Nr. 3', 'I 2', 'Abs. 1 und 2' (stacked). */
+/**
+ * One path of subdivisions being read. A further path of the same provision (', Abs. 2 Satz 1') or a sibling that
+ * goes deeper ('Abs. 1 und 3 Nr. 1') is read as a path of its own whose subdivisions are not kept.
+ */
+interface PathFrame {
+  subdivisions: Subdivision[];
+  stacked: number;
+  /** Set while the path reads siblings of its last subdivision ('Abs. 1 und 2'). */
+  siblingsOf: Subdivision['label'] | null;
+  /** A further path after a joint (', Abs. 2'): its own stacked paths count for the provision; a sibling's do not. */
+  joint: boolean;
+}
+
+const newPath = (joint: boolean): PathFrame => ({ subdivisions: [], stacked: 0, siblingsOf: null, joint });
+
+/**
+ * Parses subdivisions after a unit number: 'Abs. 1 Satz 2 Nr. 3', 'I 2', 'Abs. 1 und 2' (stacked). Nested paths are
+ * kept on an explicit stack, not the call stack: thousands of chained ',S1' once overflowed it.
+ */
 function parseSubdivisions(text: string, pos: number, item: Item, plural: boolean): number {
   let p = pos;
   const roman = at(ROMAN_ABSATZ, text, p);
@@ -128,32 +149,44 @@ function parseSubdivisions(text: string, pos: number, item: Item, plural: boolea
       p = ROMAN_ABSATZ.lastIndex;
     }
   }
+  const suspended: PathFrame[] = [];
+  let path: PathFrame = { subdivisions: item.subdivisions, stacked: 0, siblingsOf: null, joint: false };
   for (;;) {
+    if (path.siblingsOf) {
+      // 'Abs. 1 und 2', 'Nr. 1, 2 und 3': siblings of the last subdivision (stacked), unless a plural chain moves on.
+      // A sibling may go deeper ('Abs. 1 und 3 Nr. 1', 'Satz 1 und 2 Nr. 1'); one followed by a label of the same or
+      // a higher level ('§§ 3 Abs. 1, 5 Abs. 2') is the next provision.
+      const label = path.siblingsOf;
+      const list = at(VALUE_LIST, text, p);
+      const after = VALUE_LIST.lastIndex;
+      const deeper = list ? at(SUBDIVISION, text, after) : null;
+      const sibling = list !== null && !(deeper && LEVEL[labelOf(deeper[1])] <= LEVEL[label])
+        && !(!deeper && plural && !/^[a-z]/u.test(list[1]) && /^\s*,/u.test(text.slice(p, p + 3)));
+      if (!sibling) {
+        path.siblingsOf = null;
+        continue;
+      }
+      path.stacked++;
+      p = after;
+      if (deeper) {
+        suspended.push(path);
+        path = newPath(false);
+      }
+      continue;
+    }
     let m = at(SUBDIVISION, text, p);
     if (m) {
       const label = labelOf(m[1]);
       const value = label === 'Abs.' && /^[IVX]+$/u.test(m[2]) ? String(romanToNumber(m[2])) : m[2].replace(/\)$/u, '');
-      item.subdivisions.push({ label, value });
+      path.subdivisions.push({ label, value });
       p = SUBDIVISION.lastIndex;
-      // 'Abs. 1 und 2', 'Nr. 1, 2 und 3': siblings of the last subdivision (stacked), unless a plural chain moves on.
-      // A sibling may go deeper ('Abs. 1 und 3 Nr. 1', 'Satz 1 und 2 Nr. 1'); one followed by a label of the same or a
-      // higher level ('§§ 3 Abs. 1, 5 Abs. 2') is the next provision.
-      for (;;) {
-        const list = at(VALUE_LIST, text, p);
-        if (!list) break;
-        const after = VALUE_LIST.lastIndex;
-        const deeper = at(SUBDIVISION, text, after);
-        if (deeper && LEVEL[labelOf(deeper[1])] <= LEVEL[label]) break;
-        if (!deeper && plural && !/^[a-z]/u.test(list[1]) && /^\s*,/u.test(text.slice(p, p + 3))) break;
-        item.stacked++;
-        p = deeper ? parseSubdivisions(text, after, { ...item, subdivisions: [], stacked: 0 }, plural) : after;
-      }
+      path.siblingsOf = label;
       continue;
     }
     m = at(ORDINAL_SUBDIVISION, text, p);
     if (m) {
       const ordinal = /^\d/u.test(m[1]) ? m[1].slice(0, -1) : String(ORDINAL_WORDS.findIndex((w) => m![1].startsWith(w)) + 1);
-      item.subdivisions.push({ label: ORDINAL_LABEL[m[2]] ?? 'Halbsatz', value: ordinal });
+      path.subdivisions.push({ label: ORDINAL_LABEL[m[2]] ?? 'Halbsatz', value: ordinal });
       p = ORDINAL_SUBDIVISION.lastIndex;
       continue;
     }
@@ -170,18 +203,25 @@ function parseSubdivisions(text: string, pos: number, item: Item, plural: boolea
         continue;
       }
       if (at(SUBDIVISION, text, after)) {
-        const shadow: Item = { ...item, subdivisions: [], stacked: 0 };
-        p = parseSubdivisions(text, after, shadow, plural);
-        item.stacked += 1 + shadow.stacked;
+        p = after;
+        suspended.push(path);
+        path = newPath(true);
         continue;
       }
     }
-    return p;
+    // This path ends here: resume the one it was read from.
+    const outer = suspended.pop();
+    if (!outer) {
+      item.stacked += path.stacked;
+      return p;
+    }
+    if (path.joint) outer.stacked += 1 + path.stacked;
+    path = outer;
   }
 }
 
 /** Tries every form of a law at `pos` (after the provision and its subdivisions). */
-function parseLaw(text: string, pos: number): ParsedLaw | null {
+function parseLaw(text: string, pos: number, names: LawNameLookup | undefined): ParsedLaw | null {
   let m = at(EU_ACT, text, pos);
   if (m) {
     const written = m[1].replace(/\s+/gu, ' ');
@@ -191,6 +231,9 @@ function parseLaw(text: string, pos: number): ParsedLaw | null {
   if (m && !registryAbbreviation(m[0].trim())) return { end: CONTRACT.lastIndex, law: null, lawText: m[1], refused: 'contract' };
   m = at(GENERIC_NOUN, text, pos);
   if (m) {
+    // 'des Gesetzes gegen den unlauteren Wettbewerb': an official title the registry or the corpus knows.
+    const official = knownTitle(text, m[1], GENERIC_NOUN.lastIndex, names);
+    if (official) return official;
     const titled = at(TITLED_LAW, text, GENERIC_NOUN.lastIndex);
     if (titled) return { end: TITLED_LAW.lastIndex, law: registryAbbreviation(titled[1]) ?? titled[1], lawText: titled[1] };
     const title = /^Gesetz/u.test(m[1]) ? at(LAW_TITLE, text, GENERIC_NOUN.lastIndex) : null;
@@ -208,7 +251,7 @@ function parseLaw(text: string, pos: number): ParsedLaw | null {
   m = at(SPACED_ABBREVIATIONS, text, pos);
   if (m) return { end: SPACED_ABBREVIATIONS.lastIndex, law: registryAbbreviation(m[1]) ?? m[1], lawText: m[1] };
   m = at(LONG_NAME, text, pos);
-  if (m) return longName(text, m, LONG_NAME.lastIndex);
+  if (m) return longName(text, m, LONG_NAME.lastIndex, names);
   m = at(ABBREVIATION, text, pos);
   if (m && isLawAbbreviation(m[1])) {
     let end = ABBREVIATION.lastIndex;
@@ -233,9 +276,9 @@ function stripYear(written: string): string {
 }
 
 /** A long name ('des Bürgerlichen Gesetzbuchs'); extended by following words while the registry knows the longer name. */
-function longName(text: string, m: RegExpExecArray, end: number): ParsedLaw {
-  let written = m[1].replace(/\s+/gu, ' ');
-  let best = { end, written, law: registryAbbreviation(written) };
+function longName(text: string, m: RegExpExecArray, end: number, names: LawNameLookup | undefined): ParsedLaw {
+  const written = m[1].replace(/\s+/gu, ' ');
+  let best = { end, written, law: lawOfName(written, names) };
   let p = end;
   let extended = written;
   for (let words = 0; words < 8; words++) {
@@ -243,10 +286,39 @@ function longName(text: string, m: RegExpExecArray, end: number): ParsedLaw {
     if (!w) break;
     extended += ` ${w[1]}`;
     p = NAME_TAIL_WORD.lastIndex;
-    const law = registryAbbreviation(extended);
+    const law = lawOfName(extended, names);
     if (law) best = { end: p, written: extended, law };
   }
   return { end: best.end, law: best.law ?? best.written, lawText: best.written };
+}
+
+/** The cited abbreviation of a law named in words: the registry's, else the corpus's (its laws' official titles). */
+function lawOfName(name: string, names: LawNameLookup | undefined): string | undefined {
+  return registryAbbreviation(name) ?? names?.(name);
+}
+
+/** How many words an official title may run to after its noun ('Gesetz über ... für das Jahr 2019'). */
+const TITLE_WORDS = 16;
+const TITLE_WORD = sticky(String.raw`(-?[\p{L}\d][\p{L}\d-]*)`);
+
+/**
+ * The longest official title a generic noun starts that the registry or the corpus knows: 'des Gesetzes gegen den
+ * unlauteren Wettbewerb' (UWG), 'der Verordnung über die Vergabe öffentlicher Aufträge'. Null when none is known:
+ * the noun alone names no law.
+ */
+function knownTitle(text: string, noun: string, end: number, names: LawNameLookup | undefined): ParsedLaw | null {
+  let name = noun;
+  let p = end;
+  let best: ParsedLaw | null = null;
+  for (let words = 0; words < TITLE_WORDS; words++) {
+    const w = at(TITLE_WORD, text, p);
+    if (!w) break;
+    name += ` ${w[1]}`;
+    p = TITLE_WORD.lastIndex;
+    const law = lawOfName(name, names);
+    if (law) best = { end: p, law, lawText: name };
+  }
+  return best;
 }
 
 function isLawAbbreviation(word: string): boolean {
@@ -274,7 +346,7 @@ export interface StatuteScan {
  * Finds every statute citation in `text`. `skip` holds ranges already taken by decision citations
  * ('SozR 4-4200 § 22 Nr 88'), whose § is no statute citation.
  */
-export function scanStatutes(text: string, skip: readonly { start: number; end: number }[] = []): StatuteScan {
+export function scanStatutes(text: string, skip: readonly { start: number; end: number }[] = [], names?: LawNameLookup): StatuteScan {
   const citations: StatuteCitation[] = [];
   const drops = emptyDrops();
   let lastEnd = 0;
@@ -285,7 +357,7 @@ export function scanStatutes(text: string, skip: readonly { start: number; end: 
     if (start < lastEnd) continue;
     while (skipIndex < skip.length && skip[skipIndex].end <= start) skipIndex++;
     if (skipIndex < skip.length && skip[skipIndex].start <= start) continue;
-    const end = scanChain(text, start, anchor[0], citations, drops, lastEnd);
+    const end = scanChain(text, start, anchor[0], citations, drops, lastEnd, names);
     lastEnd = Math.max(end, start + anchor[0].length);
     ANCHOR.lastIndex = lastEnd;
   }
@@ -293,7 +365,8 @@ export function scanStatutes(text: string, skip: readonly { start: number; end: 
 }
 
 /** Parses one chain starting at an anchor; pushes its citations and returns where it ends. */
-function scanChain(text: string, start: number, mark: string, out: StatuteCitation[], drops: StatuteDrops, lastEnd: number): number {
+function scanChain(text: string, start: number, mark: string, out: StatuteCitation[], drops: StatuteDrops, lastEnd: number,
+  names: LawNameLookup | undefined): number {
   let kind: '§' | 'Art.' = mark.startsWith('§') ? '§' : 'Art.';
   let plural = mark === '§§' || mark.startsWith('Artt');
   let p = start + mark.length;
@@ -353,7 +426,7 @@ function scanChain(text: string, start: number, mark: string, out: StatuteCitati
     // a.F. may stand before or after the law.
     let version = readVersion(text, p);
     if (version.value || version.date) p = version.end;
-    const law = parseLaw(text, p);
+    const law = parseLaw(text, p, names);
     if (law?.refused) {
       (law.refused === 'contract' ? drops.contractCollision : drops.trailingNoun)
         .push(text.slice(pending[0].start, law.end).replace(/\s+/gu, ' '));
@@ -391,8 +464,8 @@ function scanChain(text: string, start: number, mark: string, out: StatuteCitati
     // and a § chain only when the group ends in a law ('§ 3, 5 UWG').
     const bare = at(UNIT_NUMBER, text, afterSep);
     if (!bare) break;
-    if (!plural && !continuationEndsInLaw(text, afterSep)) break;
-    if (plural && law && !continuationEndsInLaw(text, afterSep)) break;
+    if (!plural && !continuationEndsInLaw(text, afterSep, names)) break;
+    if (plural && law && !continuationEndsInLaw(text, afterSep, names)) break;
     p = afterSep;
   }
 
@@ -421,7 +494,7 @@ function readVersion(text: string, pos: number): { value: 'a.F.' | 'n.F.' | null
 }
 
 /** Whether the numbers after a separator lead to a law ('5 Abs. 1 UWG') rather than to prose ('2 Tage später'). */
-function continuationEndsInLaw(text: string, pos: number): boolean {
+function continuationEndsInLaw(text: string, pos: number, names: LawNameLookup | undefined): boolean {
   let p = pos;
   for (let i = 0; i < 6; i++) {
     const num = at(UNIT_NUMBER, text, p);
@@ -429,7 +502,7 @@ function continuationEndsInLaw(text: string, pos: number): boolean {
     const probe: Item = { start: p, end: p, kind: '§', number: num[1], subdivisions: [], stacked: 0 };
     p = parseSubdivisions(text, UNIT_NUMBER.lastIndex, probe, true);
     if (at(FOLLOWING, text, p)) p = FOLLOWING.lastIndex;
-    const law = parseLaw(text, p);
+    const law = parseLaw(text, p, names);
     if (law && !law.refused) return true;
     const sep = at(SEPARATOR, text, p);
     if (!sep) return false;

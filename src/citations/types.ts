@@ -59,8 +59,11 @@ export interface CaseCitation {
   ecli: string | null;
   /** Reporter citations of the same decision ('BGHZ 132, 105', 'NJW 2015, 1827'). */
   reporters: ReporterCitation[];
-  /** 'leitentscheidung' when the text marks the citation as foundational ('grundlegend', 'ständige Rechtsprechung seit'). */
-  role: 'leitentscheidung' | null;
+  /**
+   * 'leitentscheidung' when the text marks the citation as foundational ('grundlegend', 'ständige Rechtsprechung seit');
+   * 'back_reference' for a short form repeating a decision cited before ('BGH, aaO', 'ebd.': back-references.ts).
+   */
+  role: 'leitentscheidung' | 'back_reference' | null;
   /** 'BGH, VI ZR 496/18', an ECLI, or the first reporter citation. */
   canonical: string;
 }

@@ -9,6 +9,7 @@ import { courtMatches } from '../corpus/find-decision.ts';
 import { findLaw, type LawRow } from '../corpus/law-store.ts';
 import { sql } from '../db/statements.ts';
 import { canonicalStatute } from './statutes.ts';
+import { heldUnderOtherSpelling } from './aktenzeichen.ts';
 import type { CaseCitation, StatuteCitation, Subdivision } from './types.ts';
 
 export type Verdict = 'verified' | 'not_found' | 'out_of_coverage' | 'ambiguous';
@@ -236,10 +237,12 @@ export function verifyCase(corpus: Database.Database, c: CaseCitation): Verifica
 }
 
 function verifyAktenzeichen(corpus: Database.Database, c: CaseCitation, v: Verification): Verification {
-  const all = sql<[string], DecisionMatch>(corpus,
+  const exact = sql<[string], DecisionMatch>(corpus,
     `SELECT DISTINCT d.id, d.ecli, d.court, d.date FROM decision_file_numbers f JOIN decisions d ON d.id = f.decision_id
      WHERE f.az_key = ? ORDER BY d.date, d.court`,
   ).all(azKey(c.aktenzeichen!));
+  // The named court may hold it under another spelling ('I-4 U 22/18' cited as '4 U 22/18'; aktenzeichen.ts).
+  const all = exact.length > 0 || !c.court ? exact : heldUnderOtherSpelling<DecisionMatch>(corpus, c.aktenzeichen!, c.court);
   const sameCourt = c.court ? all.filter((row) => courtMatches(row.court, c.court!)) : all;
   const sameDate = c.date ? sameCourt.filter((row) => row.date === c.date) : sameCourt;
   const named = (rows: DecisionMatch[]) => rows.slice(0, 10).map((r) => `${r.court}, ${r.date ?? 'undated'}, ${c.aktenzeichen} (id ${r.id})`).join('; ');

@@ -130,10 +130,24 @@ const SPECIAL_COURTS: readonly (CourtInfo & { spellings: string[] })[] = [
     code: 'EGMR', name: 'Europäischer Gerichtshof für Menschenrechte', branch: 'unbekannt', court_type: 'EGMR', level: 'other', state: null,
     founding_year: null, founding_basis: null, spellings: ['EGMR', 'ECHR', 'EctHR'],
   },
+  // Courts of the Reich and of Prussia, cited by old decisions and their reporters (RGZ, RGSt, PrOVGE, RFHE).
+  {
+    code: 'RG', name: 'Reichsgericht', branch: 'ordentlich', court_type: 'RG', level: 'other', state: null,
+    founding_year: 1879, founding_basis: null, spellings: ['Reichsgerichts', 'RGZ', 'RGSt'],
+  },
+  {
+    code: 'RFH', name: 'Reichsfinanzhof', branch: 'finanz', court_type: 'RFH', level: 'other', state: null,
+    founding_year: 1918, founding_basis: null, spellings: ['Reichsfinanzhofs', 'RFHE'],
+  },
+  {
+    code: 'PrOVG', name: 'Preußisches Oberverwaltungsgericht', branch: 'verwaltung', court_type: 'PrOVG', level: 'other', state: null,
+    founding_year: 1875, founding_basis: null, spellings: ['Preußischen Oberverwaltungsgerichts', 'Preußische Oberverwaltungsgericht', 'PrOVGE'],
+  },
 ];
 
 // Abbreviations with a Land prefix: BayVGH, HessLAG, NdsOVG, SächsOVG, ThürVerfGH, BbgVerfG, BayObLG is special.
 const PREFIXED = /^(Bay|Hess|Nds|Nieders|Sächs|Thür|Bbg|Brem|Hmb|Bln|SchlH|Saarl|BW|NRW|RhPf|MV)\.?\s?(VGH|OVG|LSG|LAG|FG|VerfGH|VerfG|StGH|LVerfG)$/u;
+const PREFIXED_APART = new RegExp(`${PREFIXED.source.slice(0, -1)}(?![\\p{L}])`, 'u');
 const PREFIX_STATES: Record<string, StateCode> = {
   Bay: 'BY', Hess: 'HE', Nds: 'NI', Nieders: 'NI', Sächs: 'SN', Thür: 'TH', Bbg: 'BB', Brem: 'HB', Hmb: 'HH',
   Bln: 'BE', SchlH: 'SH', Saarl: 'SL', BW: 'BW', NRW: 'NW', RhPf: 'RP', MV: 'MV',
@@ -460,7 +474,8 @@ export function resolveCourt(raw: string): ResolvedCourt {
   }
 
   // 3. Land-prefixed abbreviations: BayVGH, HessLAG, NdsOVG.
-  const first = s.split(/[\s,;]/u)[0];
+  // 'Hess. VGH', 'Nds. OVG': the Land abbreviation written apart.
+  const first = PREFIXED_APART.exec(s)?.[0] ?? s.split(/[\s,;]/u)[0];
   const prefixed = PREFIXED.exec(first);
   if (prefixed) {
     const rule = RULE_BY_TYPE.get(prefixed[2])!;

@@ -2,7 +2,7 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 // srvx's Response (h3's own): Node writes its string body in one call with a content-length; a global Response would
 // be read back through a web stream and sent chunked.
 import { FastResponse } from 'srvx';
-import { ApiError } from '../errors.ts';
+import { ApiError, unexpectedFailure } from '../errors.ts';
 import type { Config } from '../config.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -47,7 +47,7 @@ export function problemResponse(error: unknown, config: Config, extra: Record<st
   const apiError = error instanceof ApiError
     ? error
     : (console.error('juralite: unexpected error at the HTTP edge:', error),
-      new ApiError('backend_unavailable', 'The backend could not complete the call; retry in a few seconds.'));
+      unexpectedFailure(error));
   const headers = baseHeaders(config, PROBLEM_TYPE, extra);
   if (apiError.extras.retry_after_seconds !== undefined) headers.set('retry-after', String(apiError.extras.retry_after_seconds));
   // RFC 9110 §11.6.1: a 401 names the scheme that would succeed.

@@ -3,7 +3,7 @@
  * runs the same metered path as REST (`execute`), so prices, free repeats, rate limits and caps are shared.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ApiError, backendUnavailable } from '../errors.ts';
+import { ApiError, unexpectedFailure } from '../errors.ts';
 import { argumentSchema } from '../http/arguments.ts';
 import { problemBody } from '../http/responses.ts';
 import { execute } from '../operations/execute.ts';
@@ -78,7 +78,7 @@ export function problemResult(error: unknown, config: Services['config']): CallT
   const apiError = error instanceof ApiError
     ? error
     : (console.error('juralite: unexpected error at the MCP edge:', error),
-      backendUnavailable('The backend could not complete the call; retry in a few seconds.'));
+      unexpectedFailure(error));
   return result(problemBody(apiError, config), true);
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
-import { ApiError, backendUnavailable, validationFailed } from '../errors.ts';
+import { ApiError, backendUnavailable, unexpectedFailure, validationFailed } from '../errors.ts';
 import { authenticate, type Caller } from '../accounts/tokens.ts';
 import { assertVolumeLeft, addVolume, type RateBucket } from '../accounts/limits.ts';
 import { alreadyPaid, balanceOf, chargeInTransaction } from '../accounts/ledger.ts';
@@ -101,7 +101,7 @@ async function runHandler<TArgs, TResult extends object>(
   } catch (error) {
     if (error instanceof ApiError) throw error;
     console.error(`juralite: ${operation.name} failed:`, error);
-    throw backendUnavailable('The backend could not complete the call; retry in a few seconds.');
+    throw unexpectedFailure(error);
   }
 }
 
