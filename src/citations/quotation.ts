@@ -53,25 +53,17 @@ function foldedWords(text: string): string[] {
 /** Every quotation of at least MIN_QUOTATION_WORDS words in `text`, in order (nested quotation marks stay inside). */
 export function findQuotations(text: string): Quotation[] {
   const out: Quotation[] = [];
+  const closes = new Map<string, Int32Array>();
   OPENER.lastIndex = 0;
   for (let m = OPENER.exec(text); m; m = OPENER.exec(text)) {
     const open = m[0];
     const at = m.index;
     // A straight or English mark opens only at a word start: not '5"' (inches), not a closing mark left over.
     if ((open === '"' || open === '“') && (at > 0 && !/[\s([{/–—-]/u.test(text[at - 1]) || /\s/u.test(text[at + 1] ?? ' '))) continue;
-    let close = -1;
-    let depth = 0;
-    for (let i = at + 1; i < text.length && i - at <= MAX_QUOTATION_CHARS; i++) {
-      const ch = text[i];
-      if (ch === '\n' && text[i + 1] === '\n') break;
-      // A quotation inside the quotation with the same marks ('„... „Wohnraum“ ...“') closes first.
-      if (ch === open && open !== '"') depth++;
-      else if (CLOSERS[open].includes(ch) && depth-- === 0) {
-        close = i;
-        break;
-      }
-    }
-    if (close < 0) continue;
+    let closeOf = closes.get(open);
+    if (!closeOf) closes.set(open, closeOf = closingMarks(text, open));
+    const close = closeOf[at];
+    if (close < 0 || close - at > MAX_QUOTATION_CHARS) continue;
     OPENER.lastIndex = close + 1;
     const inner = text.slice(at + 1, close);
     const parts = inner.split(OMISSION);
@@ -81,6 +73,27 @@ export function findQuotations(text: string): Quotation[] {
     out.push({ start: at, end: close + 1, text: inner, segments, omissions: parts.length - 1 });
   }
   return out;
+}
+
+/**
+ * For every `open` mark in `text`, where the mark that closes it stands (-1: none before a paragraph break), in one
+ * pass: a quotation inside the quotation with the same marks ('„... „Wohnraum“ ...“') closes first, a straight '"'
+ * closes at the next one. Scanning forward from each opening mark instead took seconds on a run of 15,000 '„'.
+ */
+function closingMarks(text: string, open: string): Int32Array {
+  const close = new Int32Array(text.length).fill(-1);
+  const closers = CLOSERS[open];
+  const opened: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '\n' && text[i + 1] === '\n') opened.length = 0;
+    else if (open === '"' && ch === '"') {
+      if (opened.length) close[opened.pop()!] = i;
+      opened.push(i);
+    } else if (ch === open) opened.push(i);
+    else if (closers.includes(ch) && opened.length) close[opened.pop()!] = i;
+  }
+  return close;
 }
 
 /** A held text as words: folded, with their UTF-16 offsets and their concatenation for an exact search. */
