@@ -3,6 +3,7 @@
 // (src/uploads/worker-path.ts resolves it).
 import { setPriority } from 'node:os';
 import { extractDocument, type ExtractionOutcome, type ExtractionTask } from './extract-document.ts';
+import { watchTask, type WatchdogLimits } from './watchdog.ts';
 
 /**
  * Extraction yields the CPU to the server: on a small machine the worker processes share cores with the event loop,
@@ -15,6 +16,15 @@ try {
   // A platform that refuses it: extraction runs at normal priority.
 }
 
-export default function extract(task: ExtractionTask): Promise<ExtractionOutcome> {
-  return extractDocument(task);
+/** The message that tells the pool which process runs its task (src/uploads/pool.ts). */
+export interface TaskStarted { extractionProcess: number }
+
+export default async function extract(task: ExtractionTask & { limits?: WatchdogLimits }): Promise<ExtractionOutcome> {
+  const done = task.limits ? watchTask(task.limits) : () => undefined;
+  process.send?.({ extractionProcess: process.pid } satisfies TaskStarted);
+  try {
+    return await extractDocument(task);
+  } finally {
+    done();
+  }
 }
