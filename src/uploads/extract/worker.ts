@@ -19,12 +19,25 @@ try {
 /** The message that tells the pool which process runs its task (src/uploads/pool.ts). */
 export interface TaskStarted { extractionProcess: number }
 
-export default async function extract(task: ExtractionTask & { limits?: WatchdogLimits }): Promise<ExtractionOutcome> {
+/** A task as the pool sends it: the document, and the limits the process's watchdog holds it to. */
+export type PoolTask = ExtractionTask & { limits?: WatchdogLimits };
+
+/**
+ * Runs one task's work under the watchdog (memory, time, the server's presence) and tells the pool which process
+ * runs it. Exported for test workers that behave like a hostile file inside the same guard.
+ *
+ * @example export default (task: PoolTask) => guarded(task, () => extractDocument(task));
+ */
+export async function guarded<T>(task: PoolTask, work: () => Promise<T>): Promise<T> {
   const done = task.limits ? watchTask(task.limits) : () => undefined;
   process.send?.({ extractionProcess: process.pid } satisfies TaskStarted);
   try {
-    return await extractDocument(task);
+    return await work();
   } finally {
     done();
   }
+}
+
+export default function extract(task: PoolTask): Promise<ExtractionOutcome> {
+  return guarded(task, () => extractDocument(task));
 }
