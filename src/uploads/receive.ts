@@ -103,7 +103,7 @@ async function streamFilePart(request: Request, contentType: string, path: strin
     }
     stream.on('limit', () => fail(tooLarge(maxBytes)));
     seen.file = stream;
-    const target = createWriteStream(path, { flags: 'wx' });
+    const target = createWriteStream(path, { flags: 'wx', mode: 0o600 });
     // A write that fails (a full disk) stops the parser at once: its file stream is gone and would never drain again.
     target.once('error', (error) => { seen.storage ??= error; parser.destroy(error); });
     seen.written = pipeline(stream, target).then(() => ({ filename: cleanFilename(filename), bytes: target.bytesWritten }));
