@@ -28,10 +28,16 @@ export const newUploadId = () => `upl_${randomUUID()}`;
 const tooLarge = (maxBytes: number) =>
   fileProblem(`must be at most ${maxBytes / 1e6} MB (${maxBytes.toLocaleString('en')} bytes)`);
 
+/**
+ * Control characters (C0, DEL, C1) and the bidirectional controls (embeddings, overrides, isolates, marks): shown
+ * back, U+202E makes 'rechnung\u202Efdp.exe' read as 'rechnungexe.pdf'.
+ */
+const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
 /** A name to show back, never used as a path: no directories, no control characters, at most 255 characters. */
 export function cleanFilename(name: string | undefined): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  const clean = [...base.replace(/[\u0000-\u001f\u007f]/g, '').trim()].slice(0, FILENAME_MAX).join('');
+  const clean = [...base.replace(UNSHOWABLE, '').trim()].slice(0, FILENAME_MAX).join('');
   return clean || 'upload';
 }
 
@@ -73,7 +79,7 @@ function storageProblem(error: Error): ApiError {
   console.error('juralite: storing an upload failed:', error);
   const code = (error as NodeJS.ErrnoException).code;
   const why = code === 'ENOSPC' || code === 'EDQUOT' ? 'the storage for uploads is full' : `writing to the storage for uploads failed (${code ?? error.message})`;
-  return backendUnavailable(`The upload could not be stored: ${why}. Nothing was kept or charged; retry later.`);
+  return backendUnavailable(`The upload could not be stored: ${why}. Nothing was kept; retry later.`);
 }
 
 /** Streams the part named `file` into `path`; every other part is read and dropped. */
@@ -105,7 +111,12 @@ async function streamFilePart(request: Request, contentType: string, path: strin
     seen.file = stream;
     const target = createWriteStream(path, { flags: 'wx', mode: 0o600 });
     // A write that fails (a full disk) stops the parser at once: its file stream is gone and would never drain again.
-    target.once('error', (error) => { seen.storage ??= error; parser.destroy(error); });
+    // Only the file system's own errors (they name their syscall): a cut-off body ends the write stream too.
+    target.once('error', (error: NodeJS.ErrnoException) => {
+      if (!error.syscall) return;
+      seen.storage ??= error;
+      parser.destroy(error);
+    });
     seen.written = pipeline(stream, target).then(() => ({ filename: cleanFilename(filename), bytes: target.bytesWritten }));
     // Awaited only after the body: a failure before then, unheard, would end the process.
     seen.written.catch(() => undefined);
