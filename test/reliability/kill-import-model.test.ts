@@ -12,13 +12,12 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { runImportChild } from './helpers/run-import.ts';
 
-const CHILD = new URL('./helpers/import-child.ts', import.meta.url).pathname;
 const FIXTURES = new URL('../../fixtures/decisions/', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'juralite-kill-import-model-'));
 const partial = join(dir, 'partial');
@@ -33,17 +32,6 @@ before(() => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-function runImport(corpus: string, killAt: string, source: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
-  const child = spawn(process.execPath, [CHILD, corpus, killAt, source], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => { stderr += chunk; });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-  return new Promise((resolve) => child.on('close', (code, signal) => {
-    clearTimeout(timer);
-    resolve({ code, signal, stderr });
-  }));
-}
-
 function model(path: string): { id: string; trained_passages: number; provisional?: boolean } {
   const db = new Database(path, { readonly: true });
   try {
@@ -57,14 +45,14 @@ function model(path: string): { id: string; trained_passages: number; provisiona
 
 test('an import resumed after a kill before its index pass leaves the model of an uninterrupted import', async () => {
   const clean = join(dir, 'clean.db');
-  const whole = await runImport(clean, 'never', FIXTURES);
+  const whole = await runImportChild(clean, 'never', FIXTURES);
   assert.equal(whole.code, 0, whole.stderr);
 
   const resumed = join(dir, 'resumed.db');
   // Killed when it records its summary: its batches are committed, its index pass has not begun.
-  const killed = await runImport(resumed, 'meta', partial);
+  const killed = await runImportChild(resumed, 'meta', partial);
   assert.equal(killed.signal, 'SIGKILL', killed.stderr);
-  const again = await runImport(resumed, 'never', FIXTURES);
+  const again = await runImportChild(resumed, 'never', FIXTURES);
   assert.equal(again.code, 0, again.stderr);
 
   const expected = model(clean);

@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -19,6 +19,7 @@ import { openState } from '../../src/accounts/state-db.ts';
 import { createOrganization } from '../../src/accounts/organizations.ts';
 import { createToken } from '../../src/accounts/tokens.ts';
 import { LEGAL_TEXT } from './helpers/plausible.ts';
+import { childrenOf, cpuTicks, running } from './helpers/processes.ts';
 
 /** x86-64 Linux: prctl is syscall 157, PR_SET_CHILD_SUBREAPER is 36. Then the command runs as a child; perl waits. */
 const SUBREAPER = 'syscall(157, 36, 1, 0, 0, 0) == 0 or die "prctl: $!"; my $pid = fork(); if (!$pid) { exec @ARGV; } sleep 600;';
@@ -44,33 +45,6 @@ after(() => {
   for (const pid of strays) if (running(pid)) process.kill(pid, 'SIGKILL');
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** The state letter of a process from /proc (R, S, Z...), or null once it is gone. */
-function stateOf(pid: number): string | null {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[0];
-  } catch {
-    return null;
-  }
-}
-/** Running: present and not a zombie (a reaper that never reaps leaves a dead orphan as Z). */
-const running = (pid: number) => { const state = stateOf(pid); return state !== null && state !== 'Z'; };
-
-function childrenOf(pid: number): number[] {
-  return readdirSync('/proc').filter((name) => /^\d+$/.test(name)).filter((name) => {
-    try {
-      return readFileSync(`/proc/${name}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1] === String(pid);
-    } catch {
-      return false;
-    }
-  }).map(Number);
-}
-
-/** CPU time (user + system, in clock ticks) a process has used. */
-function cpuTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
 
 async function until(condition: () => boolean, what: string, ms: number): Promise<number> {
   const start = performance.now();
