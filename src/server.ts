@@ -75,6 +75,9 @@ export async function listen(
     edgeRefusal(response, 417, `The expectation "${String(request.headers.expect)}" cannot be met; only 100-continue can.`, services.config);
   });
   server.keepAliveTimeout = 5_000;
+  // A client may half-close its side once the body is sent (shutdown(SHUT_WR)) and still read the answer: by default
+  // Node aborts the request on that FIN, and an upload already stored went unanswered. (Node's own switch, untyped.)
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (socket.writable && !socket.writableEnded) socket.end(parserRefusal(error, services.config));
     else socket.destroy();

@@ -9,43 +9,50 @@ import { berlinDay, nextBerlinMidnight } from './time.ts';
 export const RATE_LIMITS = { all: 60, heavy: 10 } as const;
 export type RateBucket = keyof typeof RATE_LIMITS;
 
-const WINDOW_SECONDS = 60;
-/** Past this many tracked token buckets, windows that have ended are dropped. */
+const WINDOW_MS = 60_000;
+/** Past this many tracked token buckets, buckets without a call in the last minute are dropped. */
 const SWEEP_AT = 10_000;
 
 /**
- * Request slots per token, bucket and fixed one-minute window, held in memory: the server is one process, a window
- * lives a minute, and a restart forgetting the current minute harms no one, while a write transaction per request
- * would cost as much as the lookup it guards. Single-threaded, so a check and its increment never interleave.
+ * Request slots per token and bucket in a sliding minute: a call passes if fewer than the limit were taken in the 60
+ * seconds before it, in any minute, not only in clock minutes (fixed windows let 120 calls through in one second
+ * across a minute's boundary). Each bucket keeps the times of its last calls, at most the limit (60 numbers), held
+ * in memory: the server is one process, a restart forgetting the last minute harms no one, while a write
+ * transaction per request would cost as much as the lookup it guards. Single-threaded, so a check and its taking
+ * never interleave.
  */
 export class RateWindows {
-  private readonly used = new Map<string, { windowStart: number; count: number }>();
+  /** Per `token bucket`: the times (ms) of the calls within the last minute, oldest first. */
+  private readonly used = new Map<string, number[]>();
 
   /**
-   * Takes one slot from each bucket, all or none. Over a limit: 429 rate_limited with the seconds until the window
-   * ends; the refused request takes no slot.
+   * Takes one slot from each bucket, all or none. Over a limit: 429 rate_limited with the seconds until the oldest
+   * call of the minute leaves it; the refused request takes no slot.
    */
   take(tokenId: string, buckets: readonly RateBucket[], now: Date): void {
-    const nowSeconds = Math.floor(now.getTime() / 1000);
-    const windowStart = nowSeconds - (nowSeconds % WINDOW_SECONDS);
-    const countIn = (bucket: RateBucket) => {
-      const entry = this.used.get(`${tokenId} ${bucket}`);
-      return entry?.windowStart === windowStart ? entry.count : 0;
-    };
-    for (const bucket of buckets) {
-      if (countIn(bucket) >= RATE_LIMITS[bucket]) {
-        const retryAfter = Math.max(1, windowStart + WINDOW_SECONDS - nowSeconds);
-        throw new ApiError('rate_limited',
-          `Rate limit of ${RATE_LIMITS[bucket]} requests per minute reached; retry in ${retryAfter} s.`,
-          { retry_after_seconds: retryAfter });
-      }
-    }
-    if (this.used.size >= SWEEP_AT) this.sweep(windowStart);
-    for (const bucket of buckets) this.used.set(`${tokenId} ${bucket}`, { windowStart, count: countIn(bucket) + 1 });
+    const time = now.getTime();
+    const recent = buckets.map((bucket) => {
+      const calls = this.used.get(`${tokenId} ${bucket}`) ?? [];
+      while (calls.length && calls[0] <= time - WINDOW_MS) calls.shift();
+      return calls;
+    });
+    buckets.forEach((bucket, index) => {
+      const calls = recent[index];
+      if (calls.length < RATE_LIMITS[bucket]) return;
+      const retryAfter = Math.max(1, Math.ceil((calls[0] + WINDOW_MS - time) / 1000));
+      throw new ApiError('rate_limited',
+        `Rate limit of ${RATE_LIMITS[bucket]} requests per minute reached; retry in ${retryAfter} s.`,
+        { retry_after_seconds: retryAfter });
+    });
+    if (this.used.size >= SWEEP_AT) this.sweep(time);
+    buckets.forEach((bucket, index) => {
+      recent[index].push(time);
+      this.used.set(`${tokenId} ${bucket}`, recent[index]);
+    });
   }
 
-  private sweep(windowStart: number): void {
-    for (const [key, entry] of this.used) if (entry.windowStart < windowStart) this.used.delete(key);
+  private sweep(time: number): void {
+    for (const [key, calls] of this.used) if (!calls.length || calls[calls.length - 1] <= time - WINDOW_MS) this.used.delete(key);
   }
 }
 

@@ -13,8 +13,8 @@ import { UsageError, type Flags } from './flags.ts';
 import { requireDatabaseOrNothing, requireNoFileAt } from './files.ts';
 
 /**
- * On the first start against an empty state database: a local organization and an all-abilities token, printed once
- * and stored in DATA/token.txt (mode 0600) so that the operator can find it again.
+ * On the first start against an empty state database: a local organization and an all-abilities token, stored in
+ * DATA/token.txt (mode 0600) and printed once when stdout is a terminal (only the file's path otherwise).
  */
 function bootstrapLocalAccount(state: StateDb, dataDir: string): void {
   const tokenFile = join(dataDir, 'token.txt');
@@ -26,10 +26,12 @@ function bootstrapLocalAccount(state: StateDb, dataDir: string): void {
   const now = new Date();
   const { organization } = createOrganization(state, { name: 'Local organization', plan: 'enterprise' }, now);
   const { token } = createToken(state, { organizationId: organization.id, abilities: [...ABILITIES], name: 'local' }, now);
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
   chmodSync(tokenFile, 0o600);
-  console.log(`juralite: created a local organization and a token with all abilities (shown once):\n\n  ${token}\n`);
+  // Shown only to a person at a terminal: printed to a pipe it would land in a journal or a log file.
+  if (process.stdout.isTTY) console.log(`juralite: created a local organization and a token with all abilities (shown once):\n\n  ${token}\n`);
+  else console.log('juralite: created a local organization and a token with all abilities');
   console.log(`juralite: the token is stored in ${tokenFile} (mode 0600)`);
 }
 
@@ -83,6 +85,8 @@ function listenError(error: unknown, host: string, port: number): Error {
 
 export async function serve(options: { corpusPath: string; statePath: string; dataDir: string; host: string; port: number; demo: boolean }) {
   checkDataFiles(options);
+  // Client text lives here (state, uploads, backups beside it): the directory is this user's alone when serve makes it.
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   await requireKnownHost(options.host);
   if (options.demo) await buildDemoCorpus(options.corpusPath);
   if (existsSync(options.corpusPath) && corpusNeedsUpgrade(options.corpusPath)) {

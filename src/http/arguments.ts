@@ -99,5 +99,13 @@ async function readLimitedText(request: Request, limit: number): Promise<string>
     if (size > limit) throw invalidArgument('body', `must be at most ${limit} bytes`);
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  try {
+    return STRICT_UTF8.decode(Buffer.concat(chunks));
+  } catch {
+    // Decoded leniently, the bad bytes would become U+FFFD and be checked, searched and charged as if sent.
+    throw invalidArgument('body', 'is not valid UTF-8 (send JSON encoded as UTF-8)');
+  }
 }
+
+/** Refuses invalid UTF-8 instead of replacing it; a byte-order mark is dropped. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });

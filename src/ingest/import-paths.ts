@@ -236,8 +236,8 @@ class Importer {
     // The worker threads, idle by now, analyse the chunks when the import started them.
     const threads = this.workers.analysisThreads();
     try {
-      if (threads) await syncSearchIndexThreaded(this.db, threads);
-      else syncSearchIndex(this.db);
+      if (threads) await syncSearchIndexThreaded(this.db, threads, { byImport: true });
+      else syncSearchIndex(this.db, { byImport: true });
     } catch (error) {
       throw new Error(`the documents are imported, but the search index could not be brought up to date: ${message(error)}; `
         + 'run the import again to complete it');

@@ -32,6 +32,11 @@ export interface TrainedRecord {
   id: string;
   /** Passages (decision chunks and law units) the corpus held when trained: the retraining policy's baseline. */
   trained_passages: number;
+  /**
+   * Trained while completing the index a killed import left (on part of what it meant to write): the next import's
+   * own index pass trains anew, so that the model depends on the corpus, not on where the import was killed.
+   */
+  provisional?: boolean;
   sample_tokens: number;
   vocabulary: number;
   center: number[];

@@ -229,6 +229,8 @@ export interface SyncOptions {
   embeddings?: EmbeddingsConfig | null;
   /** Everything is being indexed anew (rebuildSearchIndex). */
   rebuild?: boolean;
+  /** An import's own index pass (Importer.finish), as opposed to completing what a killed import left. */
+  byImport?: boolean;
   /** Chunk queue rows analysed per batch (default 2,000; a decision's chunks stay together unless it fills a batch alone). */
   batchChunks?: number;
 }
@@ -246,7 +248,7 @@ export function syncSearchIndex(db: Database.Database, options: SyncOptions = {}
   let vectors: VectorSync | undefined;
   const drained = db.transaction(() => {
     bufferFtsWrites(db);
-    vectors = beginVectorSync(db, embeddingsOf(options), options.rebuild ?? false);
+    vectors = beginVectorSync(db, embeddingsOf(options), options.rebuild ?? false, options.byImport ?? false);
     const counts = { chunks: drainChunks(db, vectors, options.batchChunks ?? BATCH), units: drainUnits(db) };
     mergeSegmentsAfterLargeDrain(db, counts);
     vectors.endOfDrain();
@@ -266,7 +268,7 @@ export async function syncSearchIndexThreaded(db: Database.Database, threads: An
   let drained: { chunks: number; units: number };
   try {
     bufferFtsWrites(db);
-    vectors = beginVectorSync(db, embeddingsOf(options), options.rebuild ?? false);
+    vectors = beginVectorSync(db, embeddingsOf(options), options.rebuild ?? false, options.byImport ?? false);
     drained = { chunks: await drainChunksThreaded(db, vectors, threads, options.batchChunks ?? BATCH), units: drainUnits(db) };
     mergeSegmentsAfterLargeDrain(db, drained);
     vectors.endOfDrain();

@@ -3,7 +3,9 @@
 //
 // - Corpus-trained embedder (default): trained once the corpus holds enough text (MIN_TRAIN_TOKENS), on a bounded
 //   sample (SAMPLE_TOKENS), and trained anew when the corpus holds RETRAIN_GROWTH times the passages it was trained
-//   on, or when the search analysis changed (SEARCH_INDEX_VERSION). Decisions written by this import are pooled by the
+//   on, or when the search analysis changed (SEARCH_INDEX_VERSION). A model trained while completing what a killed
+//   import left (the queues drained on open) is provisional: the next import's own pass trains anew, so the model
+//   depends on the corpus, not on where the import was killed. Decisions written by this import are pooled by the
 //   drain's analysis from the tokens of their FTS5 row (src/search/chunk-analysis.ts: no second pass over their text);
 //   decisions without a vector (imported before the first training, or after a retraining) are pooled from their
 //   chunks afterwards.
@@ -40,10 +42,10 @@ export interface VectorSync {
 }
 
 /** Decides the embedder for this sync and prepares its model (training it when due). */
-export function beginVectorSync(db: Database.Database, embeddings: EmbeddingsConfig | null, rebuild: boolean): VectorSync {
+export function beginVectorSync(db: Database.Database, embeddings: EmbeddingsConfig | null, rebuild: boolean, byImport = false): VectorSync {
   const recorded = recordedEmbedder(db);
   removeOrphanVectors(db);
-  return embeddings ? externalSync(db, embeddings, recorded, rebuild) : trainedSync(db, recorded, rebuild);
+  return embeddings ? externalSync(db, embeddings, recorded, rebuild) : trainedSync(db, recorded, rebuild, byImport);
 }
 
 function forgetVectors(db: Database.Database): void {
@@ -52,15 +54,18 @@ function forgetVectors(db: Database.Database): void {
   recordEmbedder(db, null);
 }
 
-function trainedSync(db: Database.Database, recorded: EmbedderRecord | null, rebuild: boolean): VectorSync {
+function trainedSync(db: Database.Database, recorded: EmbedderRecord | null, rebuild: boolean, byImport: boolean): VectorSync {
   let model: TrainedModel | null = null;
-  const due = rebuild || recorded?.kind !== 'trained' || passageCount(db) >= RETRAIN_GROWTH * recorded.trained_passages;
+  const due = rebuild || recorded?.kind !== 'trained' || passageCount(db) >= RETRAIN_GROWTH * recorded.trained_passages
+    || (byImport && recorded.provisional === true);
   if (!due && recorded?.kind === 'trained') {
     model = trainedModelOf(db, recorded);
     ensureVectorTable(db, recorded.dims);
   } else {
     model = trainCorpusModel(db);
     forgetVectors(db);
+    // Neither an import's own pass nor a rebuild: completing the index a killed import left, on part of its documents.
+    if (model && !byImport && !rebuild) model.record.provisional = true;
     if (model) {
       storeCorpusModel(db, model);
       recordEmbedder(db, model.record);

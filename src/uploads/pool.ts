@@ -2,9 +2,12 @@
 // sandbox for hostile files: one that runs out of memory, crashes or exits takes only itself down, and one that hangs
 // is killed at the time limit; tinypool starts a fresh process for the next task. The server's event loop only
 // sends a path and receives at most 20,000 characters back.
+import type { ChildProcess } from 'node:child_process';
 import Tinypool from 'tinypool';
 import type { UploadsConfig } from '../config.ts';
-import type { ExtractionOutcome, ExtractionTask } from './extract/extract-document.ts';
+import type { ExtractionErrorCode, ExtractionOutcome, ExtractionTask } from './extract/extract-document.ts';
+import { MEMORY_SIGNAL, TIME_SIGNAL, type WatchdogLimits } from './extract/watchdog.ts';
+import type { TaskStarted } from './extract/worker.ts';
 import { extractionWorkerEnv, extractionWorkerUrl } from './worker-path.ts';
 
 /** The pool was closed before the task ran: it is left as it is, to be extracted on the next start. */
@@ -16,14 +19,22 @@ interface Job {
   reject(error: unknown): void;
 }
 
-const failed = (error_detail: string): ExtractionOutcome => ({
-  status: 'failed', error_code: 'unreadable', error_detail, char_count: null, page_count: null, pages_without_text_layer: null,
+const failed = (error_detail: string, error_code: ExtractionErrorCode = 'unreadable'): ExtractionOutcome => ({
+  status: 'failed', error_code, error_detail, char_count: null, page_count: null, pages_without_text_layer: null,
 });
+
+/** The process tinypool runs a task in, found by the pid the task sends when it starts (src/uploads/extract/worker.ts). */
+function processOf(pool: Tinypool, message: unknown): ChildProcess | undefined {
+  const pid = (message as Partial<TaskStarted> | null)?.extractionProcess;
+  const worker = pool.threads.find((thread) => thread.threadId === pid) as { process?: ChildProcess } | undefined;
+  return worker?.process;
+}
 
 export class ExtractionPool {
   readonly #pool: Tinypool;
   readonly #size: number;
   readonly #timeoutMs: number;
+  readonly #limits: WatchdogLimits;
   /** Waiting jobs per owner (an organization), owners in turn: one organization's many large files cannot hold every
    * other organization's upload back for longer than one task (the Map's order is the turn). */
   readonly #queues = new Map<string, Job[]>();
@@ -33,6 +44,9 @@ export class ExtractionPool {
   constructor(config: UploadsConfig) {
     this.#size = config.workers;
     this.#timeoutMs = config.timeoutMs;
+    // The whole process, heap and buffers, within the memory setting; the process's own time limit a little after
+    // the pool's (it matters only when the pool's timer cannot act: the server is busy or gone).
+    this.#limits = { maxResidentBytes: config.workerMemoryMb * 2 ** 20, maxTaskMs: config.timeoutMs + 5_000 };
     this.#pool = new Tinypool({
       filename: extractionWorkerUrl(config),
       runtime: 'child_process',
@@ -77,12 +91,17 @@ export class ExtractionPool {
     this.#running.add(controller);
     let timedOut = false;
     const timer = setTimeout(() => { timedOut = true; controller.abort(); }, this.#timeoutMs);
+    let child: ChildProcess | undefined;
+    const channel = { onMessage: () => undefined, postMessage: (message: unknown) => { child ??= processOf(this.#pool, message); } };
     try {
-      job.resolve(await this.#pool.run(job.task, { signal: controller.signal }));
+      job.resolve(await this.#pool.run({ ...job.task, limits: this.#limits }, { signal: controller.signal, channel }));
     } catch (error) {
       if (this.#closed) job.reject(new PoolClosed());
-      else if (timedOut) job.resolve(failed(`the extraction did not finish within ${this.#timeoutMs / 1000} s and was stopped`));
-      else job.resolve(failed(`the extraction process ended without a result (${(error as Error)?.message ?? error})`));
+      else if (timedOut || child?.signalCode === TIME_SIGNAL) job.resolve(failed(`the extraction did not finish within ${this.#timeoutMs / 1000} s and was stopped`));
+      else if (child?.signalCode === MEMORY_SIGNAL) {
+        job.resolve(failed(`the document needs more than the ${this.#limits.maxResidentBytes / 2 ** 20} MB of memory extraction may take `
+          + '(a stream that inflates beyond it?); the extraction was stopped', 'resource_limit'));
+      } else job.resolve(failed(`the extraction process ended without a result (${(error as Error)?.message ?? error})`));
     } finally {
       clearTimeout(timer);
       this.#running.delete(controller);

@@ -6,7 +6,7 @@ import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Busboy, type BusboyFileStream, type BusboyInstance } from '@fastify/busboy';
-import { ApiError } from '../errors.ts';
+import { ApiError, backendUnavailable } from '../errors.ts';
 import type { UploadFormat } from './formats.ts';
 import { fileProblem, inspectUpload } from './inspect.ts';
 
@@ -28,10 +28,16 @@ export const newUploadId = () => `upl_${randomUUID()}`;
 const tooLarge = (maxBytes: number) =>
   fileProblem(`must be at most ${maxBytes / 1e6} MB (${maxBytes.toLocaleString('en')} bytes)`);
 
+/**
+ * Control characters (C0, DEL, C1) and the bidirectional controls (embeddings, overrides, isolates, marks): shown
+ * back, U+202E makes 'rechnung\u202Efdp.exe' read as 'rechnungexe.pdf'.
+ */
+const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
 /** A name to show back, never used as a path: no directories, no control characters, at most 255 characters. */
 export function cleanFilename(name: string | undefined): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  const clean = [...base.replace(/[\u0000-\u001f\u007f]/g, '').trim()].slice(0, FILENAME_MAX).join('');
+  const clean = [...base.replace(UNSHOWABLE, '').trim()].slice(0, FILENAME_MAX).join('');
   return clean || 'upload';
 }
 
@@ -68,6 +74,14 @@ async function* bounded(body: ReadableStream<Uint8Array>, limit: number, maxByte
   }
 }
 
+/** The file system refused the file (full, over quota, failing): 503, nothing stored or charged. */
+function storageProblem(error: Error): ApiError {
+  console.error('juralite: storing an upload failed:', error);
+  const code = (error as NodeJS.ErrnoException).code;
+  const why = code === 'ENOSPC' || code === 'EDQUOT' ? 'the storage for uploads is full' : `writing to the storage for uploads failed (${code ?? error.message})`;
+  return backendUnavailable(`The upload could not be stored: ${why}. Nothing was kept; retry later.`);
+}
+
 /** Streams the part named `file` into `path`; every other part is read and dropped. */
 async function streamFilePart(request: Request, contentType: string, path: string, maxBytes: number): Promise<{ filename: string; bytes: number }> {
   let parser: BusboyInstance;
@@ -82,6 +96,8 @@ async function streamFilePart(request: Request, contentType: string, path: strin
   // Set from the parser's events; an object, so that the checks after the stream see what the events wrote.
   const seen: {
     problem?: ApiError; file?: BusboyFileStream; written?: Promise<{ filename: string; bytes: number }>; otherParts: string[];
+    /** Why the file could not be written (the storage's fault, not the client's). */
+    storage?: Error;
   } = { otherParts: [] };
   const fail = (error: ApiError) => { seen.problem ??= error; };
   parser.on('file', (name: string, stream: BusboyFileStream, filename: string) => {
@@ -93,8 +109,17 @@ async function streamFilePart(request: Request, contentType: string, path: strin
     }
     stream.on('limit', () => fail(tooLarge(maxBytes)));
     seen.file = stream;
-    const target = createWriteStream(path, { flags: 'wx' });
+    const target = createWriteStream(path, { flags: 'wx', mode: 0o600 });
+    // A write that fails (a full disk) stops the parser at once: its file stream is gone and would never drain again.
+    // Only the file system's own errors (they name their syscall): a cut-off body ends the write stream too.
+    target.once('error', (error: NodeJS.ErrnoException) => {
+      if (!error.syscall) return;
+      seen.storage ??= error;
+      parser.destroy(error);
+    });
     seen.written = pipeline(stream, target).then(() => ({ filename: cleanFilename(filename), bytes: target.bytesWritten }));
+    // Awaited only after the body: a failure before then, unheard, would end the process.
+    seen.written.catch(() => undefined);
   });
   parser.on('field', (name: string) => {
     if (name === 'file') fail(fileProblem('must be a file part (with a filename), not a text field'));
@@ -109,9 +134,10 @@ async function streamFilePart(request: Request, contentType: string, path: strin
     seen.file?.destroy();
     await seen.written?.catch(() => undefined);
     if (error instanceof ApiError) throw error;
+    if (seen.storage) throw storageProblem(seen.storage);
     throw fileProblem(`could not be read: the multipart body is malformed or was cut off (${(error as Error).message})`);
   }
-  const result = await seen.written;
+  const result = await seen.written?.catch((error) => { throw seen.storage ? storageProblem(seen.storage) : error; });
   if (seen.problem) throw seen.problem;
   if (!result) {
     const others = seen.otherParts.length

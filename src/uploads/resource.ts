@@ -17,6 +17,8 @@ function errorDetail(row: UploadRow): string | null {
       + 'save it as DOCX or PDF';
     case 'unreadable': return 'the document could not be read (damaged, or beyond the limits of time and memory for one document); '
       + 'check that it opens, or save it again as PDF or DOCX';
+    case 'resource_limit': return 'the document needs more memory to read than one document may take (a compressed stream '
+      + 'that inflates far beyond the file\'s size?); save it again as PDF, or print it to a new PDF';
   }
 }
 

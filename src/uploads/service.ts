@@ -46,7 +46,7 @@ function removeOrphans(services: Services, dir: string): void {
 function startUploads(services: Services): Uploads {
   const { state, config, clock } = services;
   const dir = uploadsDir(services);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   removeOrphans(services, dir);
   const pool = new ExtractionPool(config.uploads);
   const inFlight = new Map<string, Promise<void>>();

@@ -43,3 +43,28 @@ test('windows of many tokens are swept once they have ended, and current ones ar
   assert.equal(refusal(() => rates.take('busy', ['all'], at(62)))?.code, 'rate_limited');
   assert.equal(refusal(() => rates.take('old1', ['all'], at(62))), undefined);
 });
+
+test('a sliding minute: a full minute of calls just before a clock minute ends leaves none just after it', () => {
+  const rates = new RateWindows();
+  for (let call = 0; call < RATE_LIMITS.all; call++) rates.take('t', ['all'], at(59.5));
+  // Fixed windows let another 60 through here: 120 calls within one second.
+  const refused = refusal(() => rates.take('t', ['all'], at(60.2)));
+  assert.equal(refused?.code, 'rate_limited');
+  assert.equal(refused?.extras.retry_after_seconds, 60, 'until the first call is a minute old (119.5 s)');
+  assert.equal(refusal(() => rates.take('t', ['all'], at(119.4)))?.code, 'rate_limited');
+  for (let call = 0; call < RATE_LIMITS.all; call++) rates.take('t', ['all'], at(119.5));
+});
+
+test('in any 60 seconds at most the limit passes, whatever the spacing of the calls', () => {
+  const rates = new RateWindows();
+  const passed: number[] = [];
+  // A call every 0.25 s for three minutes: 720 attempts.
+  for (let quarter = 0; quarter < 720; quarter++) {
+    if (!refusal(() => rates.take('t', ['all'], at(quarter / 4)))) passed.push(quarter / 4);
+  }
+  for (const start of passed) {
+    const within = passed.filter((time) => time >= start && time < start + 60).length;
+    assert.ok(within <= RATE_LIMITS.all, `${within} calls passed in the minute from ${start} s`);
+  }
+  assert.equal(passed.length, 3 * RATE_LIMITS.all, 'a steady caller still gets the limit every minute');
+});

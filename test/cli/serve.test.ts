@@ -51,7 +51,11 @@ test('first start builds the demo corpus, creates a local token (0600) and serve
       const tokenFile = join(data, 'fresh', 'token.txt');
       assert.equal(statSync(tokenFile).mode & 0o777, 0o600);
       const token = readFileSync(tokenFile, 'utf8').trim();
-      assert.ok(output.includes(token), 'the token is printed once on first start');
+      // Printed to a pipe (a journal, a log file), the token would be kept there: only the file's path is.
+      assert.ok(!output.includes(token), 'the token is not printed when stdout is no terminal');
+      assert.ok(output.includes(tokenFile), 'the token file is named');
+      assert.equal(statSync(join(data, 'fresh')).mode & 0o777, 0o700, 'the data directory is 0700');
+      assert.equal(statSync(join(data, 'fresh', 'state.db')).mode & 0o777, 0o600, 'state.db is 0600');
       const reply = await fetch(`${url}/api/v1/corpus/coverage`, { headers: { authorization: `Bearer ${token}` } });
       assert.equal(reply.status, 200);
       const body = await reply.json() as { total_decisions: { value: number } };

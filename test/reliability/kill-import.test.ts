@@ -11,7 +11,6 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,8 +19,8 @@ import Database from 'better-sqlite3';
 import { demoCorpus } from '../helpers/demo-corpus.ts';
 import { corpusNeedsUpgrade, upgradeCorpus } from '../../src/corpus/open.ts';
 import { analyzedText } from '../../src/search/analyze.ts';
+import { runImportChild } from './helpers/run-import.ts';
 
-const CHILD = new URL('./helpers/import-child.ts', import.meta.url).pathname;
 const FIXTURES = new URL('../../fixtures/decisions/', import.meta.url).pathname;
 /** A word no demo decision holds, written into the new edition of each. */
 const MARKER = 'Neufassungsvermerk';
@@ -62,17 +61,7 @@ function indexedWithMarker(path: string): number {
   }
 }
 
-function runImport(corpus: string, killAt: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
-  const child = spawn(process.execPath, [CHILD, corpus, killAt, editionDir], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => { stderr += chunk; });
-  // A hang guard only.
-  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-  return new Promise((resolve) => child.on('close', (code, signal) => {
-    clearTimeout(timer);
-    resolve({ code, signal, stderr });
-  }));
-}
+const runImport = (corpus: string, killAt: string) => runImportChild(corpus, killAt, editionDir);
 
 before(async () => {
   oldCorpus = join(dir, 'old.db');

@@ -13,7 +13,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -24,6 +24,7 @@ import { createToken } from '../../src/accounts/tokens.ts';
 import { balanceOf } from '../../src/accounts/ledger.ts';
 import { DEFAULT_PLAN_TERMS } from '../../src/accounts/plans.ts';
 import { LEGAL_TEXT } from './helpers/plausible.ts';
+import { childrenOf } from './helpers/processes.ts';
 
 const CHILD = new URL('./helpers/server-child.ts', import.meta.url).pathname;
 const HOSTILE_WORKER = new URL('../uploads/hostile-worker.ts', import.meta.url).pathname;
@@ -62,17 +63,6 @@ async function startServer(env: Record<string, string> = {}): Promise<Server> {
     child.once('close', () => reject(new Error('the server process ended before listening')));
   });
   return { url: JSON.parse(line).url, child, exited };
-}
-
-/** Child processes of `pid` (the extraction workers of a server), read from /proc. */
-function childrenOf(pid: number): number[] {
-  return readdirSync('/proc').filter((name) => /^\d+$/.test(name)).filter((name) => {
-    try {
-      return readFileSync(`/proc/${name}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1] === String(pid);
-    } catch {
-      return false;
-    }
-  }).map(Number);
 }
 
 async function check(server: Server, text: string): Promise<{ status: number; body: any } | 'connection lost'> {

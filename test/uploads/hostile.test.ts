@@ -1,7 +1,7 @@
 /**
- * Robustness of the extraction pool over HTTP: a worker process that exits, hangs or runs out of memory on a
- * document fails that upload as unreadable, and the next upload is extracted by a fresh process. The hostile
- * behaviour comes from a test worker (test/uploads/hostile-worker.ts) named in the configuration, as an executable
+ * Robustness of the extraction pool over HTTP: a worker process that exits or hangs on a document fails that upload
+ * as unreadable, one that runs out of memory as resource_limit, and the next upload is extracted by a fresh process.
+ * The hostile behaviour comes from a test worker (test/uploads/hostile-worker.ts) named in the configuration, as an executable
  * names its bundled worker.
  */
 import { test, before, after } from 'node:test';
@@ -32,11 +32,13 @@ async function extracted(text: string): Promise<any> {
   return pollUntilExtracted(api, org.token(['citation-check']), accepted.body.id);
 }
 
-for (const [marker, what] of [['WORKER-EXIT', 'exits'], ['WORKER-HANG', 'hangs past the time limit'], ['WORKER-OOM', 'runs out of memory']]) {
-  test(`a worker that ${what} fails that upload as unreadable; the pool recovers`, async () => {
+// Memory: the watchdog ends the process at 96 MB resident, before the 96 MB heap can fill (resource_limit).
+for (const [marker, what, code] of [['WORKER-EXIT', 'exits', 'unreadable'], ['WORKER-HANG', 'hangs past the time limit', 'unreadable'],
+  ['WORKER-OOM', 'runs out of memory', 'resource_limit']]) {
+  test(`a worker that ${what} fails that upload as ${code}; the pool recovers`, async () => {
     const hostile = await extracted(`${LEGAL_TEXT} ${marker}`);
     assert.equal(hostile.status, 'failed');
-    assert.equal(hostile.error_code, 'unreadable');
+    assert.equal(hostile.error_code, code);
     const next = await extracted(LEGAL_TEXT);
     assert.equal(next.status, 'ready', JSON.stringify(next));
   });

@@ -3,6 +3,7 @@
 // (src/uploads/worker-path.ts resolves it).
 import { setPriority } from 'node:os';
 import { extractDocument, type ExtractionOutcome, type ExtractionTask } from './extract-document.ts';
+import { watchTask, type WatchdogLimits } from './watchdog.ts';
 
 /**
  * Extraction yields the CPU to the server: on a small machine the worker processes share cores with the event loop,
@@ -15,6 +16,28 @@ try {
   // A platform that refuses it: extraction runs at normal priority.
 }
 
-export default function extract(task: ExtractionTask): Promise<ExtractionOutcome> {
-  return extractDocument(task);
+/** The message that tells the pool which process runs its task (src/uploads/pool.ts). */
+export interface TaskStarted { extractionProcess: number }
+
+/** A task as the pool sends it: the document, and the limits the process's watchdog holds it to. */
+export type PoolTask = ExtractionTask & { limits?: WatchdogLimits };
+
+/**
+ * Runs one task's work under the watchdog (memory, time, the server's presence) and tells the pool which process
+ * runs it. Exported for test workers that behave like a hostile file inside the same guard.
+ *
+ * @example export default (task: PoolTask) => guarded(task, () => extractDocument(task));
+ */
+export async function guarded<T>(task: PoolTask, work: () => Promise<T>): Promise<T> {
+  const done = task.limits ? watchTask(task.limits) : () => undefined;
+  process.send?.({ extractionProcess: process.pid } satisfies TaskStarted);
+  try {
+    return await work();
+  } finally {
+    done();
+  }
+}
+
+export default function extract(task: PoolTask): Promise<ExtractionOutcome> {
+  return guarded(task, () => extractDocument(task));
 }

@@ -1,0 +1,67 @@
+/**
+ * Stream bombs against the extraction pool: a small PDF whose content stream inflates a thousandfold.
+ *
+ * Guards: the whole extraction process is held within JURALITE_EXTRACTION_MEMORY_MB of resident memory, not only its
+ * JavaScript heap (src/uploads/extract/watchdog.ts ends it above the cap); such a file fails as `resource_limit`
+ * within seconds, its process never above the cap + 10%; the pool serves the next file.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config.ts';
+import { ExtractionPool } from '../../src/uploads/pool.ts';
+import { pdf } from '../helpers/documents.ts';
+import { pdfBomb } from './pdf-bomb.ts';
+import { childrenOf } from '../reliability/helpers/processes.ts';
+
+const CAP_MB = 320;
+let dir: string;
+let pool: ExtractionPool;
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'juralite-bombs-'));
+  pool = new ExtractionPool({ ...loadConfig({}).uploads, workers: 1, timeoutMs: 60_000, workerMemoryMb: CAP_MB });
+});
+after(async () => {
+  await pool.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The highest resident memory (VmHWM, in MiB) any child reached, read every 10 ms while `work` runs. */
+async function peakResidentMb<T>(work: Promise<T>): Promise<{ result: T; peakMb: number }> {
+  let peakMb = 0;
+  const timer = setInterval(() => {
+    for (const pid of childrenOf(process.pid)) {
+      try {
+        const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+        peakMb = Math.max(peakMb, kb / 1024);
+      } catch { /* ended meanwhile */ }
+    }
+  }, 10);
+  try {
+    return { result: await work, peakMb };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+const task = (path: string) => ({ path, format: 'pdf' as const, maxChars: 20_000, maxUncompressedBytes: 100e6 });
+
+test('a 1 MB PDF whose content stream inflates to 1 GiB fails as resource_limit, the process never above the cap + 10%', async () => {
+  const path = join(dir, 'bomb.pdf');
+  writeFileSync(path, pdfBomb(1024));
+  // The time limit (60 s) would fail it as unreadable: resource_limit shows the memory cap ended it first.
+  const { result, peakMb } = await peakResidentMb(pool.run(task(path), 'org'));
+  assert.equal(result.status, 'failed', JSON.stringify(result));
+  assert.equal((result as { error_code: string }).error_code, 'resource_limit');
+  assert.match((result as { error_detail: string }).error_detail, new RegExp(`${CAP_MB} MB`));
+  assert.ok(peakMb <= CAP_MB * 1.1, `the extraction process reached ${peakMb.toFixed(0)} MiB (cap ${CAP_MB})`);
+});
+
+test('after a bomb, the pool extracts the next PDF', async () => {
+  const path = join(dir, 'brief.pdf');
+  writeFileSync(path, pdf([['Die Klage ist nach § 823 Abs. 1 BGB begründet.']]));
+  const result = await pool.run(task(path), 'org');
+  assert.equal(result.status, 'ready', JSON.stringify(result));
+});
