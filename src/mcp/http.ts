@@ -5,6 +5,7 @@ import { JSON_BODY_LIMIT } from '../http/arguments.ts';
 import { problemResponse } from '../http/responses.ts';
 import { OPERATIONS } from '../operations/index.ts';
 import type { Operation, Services } from '../operations/operation.ts';
+import { PlainErrorsTransport } from './plain-errors.ts';
 import { createMcpServer } from './server.ts';
 
 /** Where the Streamable HTTP endpoint is mounted, beside /api/v1. */
@@ -43,7 +44,7 @@ export function mcpHttpHandler(
       maxRequestBodySize: JSON_BODY_LIMIT,
     });
     try {
-      await server.connect(transport);
+      await server.connect(new PlainErrorsTransport(transport));
       const response = await transport.handleRequest(request);
       response.headers.set('x-service-api-release', config.release);
       return response;
