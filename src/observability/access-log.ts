@@ -39,7 +39,9 @@ export function requestIdOf(incoming: string | null): string {
  * @example const log = createAccessLog({ level: 'info', format: process.stdout.isTTY ? 'pretty' : 'json' });
  */
 export function createAccessLog(options: { level: Level | 'silent'; format: LogFormat; destination?: DestinationStream }): Logger {
-  const out = options.destination ?? pino.destination({ dest: 1, sync: true });
+  // Written asynchronously: under load the lines of many requests leave in one write (a write per line cost more
+  // than the rest of the bookkeeping); pino writes what is left on exit. At most 16 MB wait for a slow reader.
+  const out = options.destination ?? pino.destination({ dest: 1, sync: false, maxLength: 16 * 1024 * 1024 });
   return pino({
     level: options.level,
     // No pid or hostname on every line: the service is one process, and its supervisor knows the host.

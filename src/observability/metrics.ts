@@ -88,11 +88,26 @@ export function createMetrics(services: Services): Metrics {
   corpusGauge('juralite_corpus_size_bytes', 'Size of the corpus file', (figures) => figures.bytes);
   corpusGauge('juralite_corpus_as_of_timestamp_seconds', 'When the corpus was last imported (as_of), Unix time',
     (figures) => Date.parse(figures.asOf) / 1000);
+  // The series of one operation and transport, looked up once (prom-client hashes the labels on every call).
+  const series = new Map<string, { latency: ReturnType<typeof latency.labels>; credits: ReturnType<typeof credits.labels>;
+    calls: Map<number, ReturnType<typeof calls.labels>> }>();
+  const seriesOf = (operation: string, transport: string) => {
+    const key = `${operation} ${transport}`;
+    let found = series.get(key);
+    if (!found) {
+      found = { latency: latency.labels(operation, transport), credits: credits.labels(operation, transport), calls: new Map() };
+      series.set(key, found);
+    }
+    return found;
+  };
   return {
     observeCall({ operation, transport, status, seconds, cost, code }) {
-      calls.inc({ operation, transport, status });
-      latency.observe({ operation, transport }, seconds);
-      if (cost > 0) credits.inc({ operation, transport }, cost);
+      const one = seriesOf(operation, transport);
+      let counted = one.calls.get(status);
+      if (!counted) one.calls.set(status, (counted = calls.labels(operation, transport, String(status))));
+      counted.inc();
+      one.latency.observe(seconds);
+      if (cost > 0) one.credits.inc(cost);
       if (code && REFUSALS.has(status)) refusals.inc({ operation, transport, code });
     },
     async scrape() {
