@@ -50,7 +50,8 @@ function metricsPlace(value: string | undefined): MetricsPlace {
   if (text === 'off' || text === 'on') return text === 'on' ? 'api' : 'off';
   const match = /^(?:(.+):)?(\d{1,5})$/u.exec(text);
   const port = Number(match?.[2]);
-  if (!match || port < 1 || port > 65535) {
+  // Port 0: any free port (the address is printed at start).
+  if (!match || port > 65535) {
     throw new Error(`--metrics (JURALITE_METRICS) must be off, on, PORT or HOST:PORT (got "${text}")`);
   }
   return { host: match[1]?.replace(/^\[(.*)\]$/u, '$1') ?? '127.0.0.1', port };

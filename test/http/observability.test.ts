@@ -166,6 +166,7 @@ test('the settings: metrics off unless asked for, the flag before the environmen
   assert.deepEqual(settings({}, '[::1]:9464').metricsAt, { host: '::1', port: 9464 });
   assert.throws(() => settings({}, 'true'), /--metrics \(JURALITE_METRICS\) must be off, on, PORT or HOST:PORT \(got "true"\)/);
   assert.throws(() => settings({}, '70000'), /must be off, on, PORT/);
+  assert.throws(() => settings({}, 'localhost:'), /must be off, on, PORT/);
   assert.equal(settings({}).format, 'json');
   assert.equal(observabilitySettings({}, undefined, true).format, 'pretty');
   assert.equal(settings({ JURALITE_LOG_FORMAT: 'pretty' }).format, 'pretty');
