@@ -11,6 +11,7 @@ import { edgeRefusal, parserRefusal } from './http/responses.ts';
 import type { Operation, Services } from './operations/operation.ts';
 import { stopUploads, uploadsOf } from './uploads/service.ts';
 import { attachRankHelper, detachRankHelper } from './search/rank-helper.ts';
+import type { Observability } from './observability/observability.ts';
 
 /**
  * Opens an existing corpus read-only (the server never writes it; replacing the file never touches accounts), with
@@ -58,10 +59,10 @@ export function closeServices(services: Services): void {
  * so the upload machinery starts with it: uploads left `uploaded` by the last run are extracted again.
  */
 export async function listen(
-  services: Services, host: string, port: number, operations?: readonly Operation[],
+  services: Services, host: string, port: number, operations?: readonly Operation[], observability?: Observability,
 ): Promise<{ server: Server; url: string }> {
   uploadsOf(services);
-  const app = toNodeHandler(createApp(services, operations));
+  const app = toNodeHandler(createApp(services, operations, observability));
   // Node refuses an HTTP/1.1 request without Host (RFC 9112 §3.2) and an Expect it cannot meet itself, bare: here they
   // get the problem and the release header every other answer carries.
   const server = createServer({ requireHostHeader: false }, (request, response) => {

@@ -19,8 +19,8 @@ const RESULT = [...LOCATIONS, 'json'];
 /** Keyed by command, or by `group action` for the administration commands. */
 export const COMMANDS: Record<string, CommandSpec> = {
   serve: {
-    usage: 'serve [--db CORPUS] [--state STATE] [--data DIR] [--host 127.0.0.1] [--port 8080]',
-    flags: [...LOCATIONS, 'host', 'port'],
+    usage: 'serve [--db CORPUS] [--state STATE] [--data DIR] [--host 127.0.0.1] [--port 8080] [--metrics off|on|[HOST:]PORT]',
+    flags: [...LOCATIONS, 'host', 'port', 'metrics'],
   },
   import: { usage: 'import --db CORPUS PATH...', flags: RESULT, words: { name: 'PATH', min: 1, max: Infinity } },
   check: {

@@ -11,6 +11,8 @@ import { ABILITIES, createToken } from '../accounts/tokens.ts';
 import type { StateDb } from '../accounts/state-db.ts';
 import { UsageError, type Flags } from './flags.ts';
 import { requireDatabaseOrNothing, requireNoFileAt } from './files.ts';
+import { createObservability, observabilitySettings } from '../observability/observability.ts';
+import { listenMetrics } from '../observability/metrics-server.ts';
 
 /**
  * On the first start against an empty state database: a local organization and an all-abilities token, stored in
@@ -83,7 +85,11 @@ function listenError(error: unknown, host: string, port: number): Error {
   return reason ? new Error(`cannot listen: ${reason}`) : error as Error;
 }
 
-export async function serve(options: { corpusPath: string; statePath: string; dataDir: string; host: string; port: number; demo: boolean }) {
+export async function serve(options: { corpusPath: string; statePath: string; dataDir: string; host: string; port: number; demo: boolean;
+  /** --metrics: off, on, PORT or HOST:PORT (else JURALITE_METRICS; docs/operations.md). */
+  metrics?: string }) {
+  // Logging and metrics settings are checked before anything is built or opened.
+  const settings = observabilitySettings(process.env, options.metrics);
   checkDataFiles(options);
   // Client text lives here (state, uploads, backups beside it): the directory is this user's alone when serve makes it.
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
@@ -100,13 +106,22 @@ export async function serve(options: { corpusPath: string; statePath: string; da
     console.warn(`juralite: no corpus at ${options.corpusPath}; corpus operations answer 503 until one is placed there and `
       + `the service restarted (or build one: juralite import --db ${options.corpusPath} SOURCES)`);
   }
-  const { server, url } = await listen(services, options.host, options.port).catch((error: unknown) => {
+  const observability = createObservability(services, settings);
+  const { server, url } = await listen(services, options.host, options.port, undefined, observability).catch((error: unknown) => {
     closeServices(services);
     throw listenError(error, options.host, options.port);
   });
   console.log(`juralite: serving ${url}/api/v1 (OpenAPI: ${url}/api/v1/openapi.json)`);
   console.log(`juralite: pages for the browser at ${url}/ (sign in there with the token)`);
+  const apart = typeof settings.metricsAt === 'object' ? settings.metricsAt : null;
+  const metricsServer = apart && await listenMetrics(observability.metrics!, apart.host, apart.port).catch((error: unknown) => {
+    server.close();
+    closeServices(services);
+    throw listenError(error, apart.host, apart.port);
+  });
+  if (settings.metricsAt !== 'off') console.log(`juralite: metrics at ${metricsServer ? metricsServer.url : `${url}/metrics`}`);
   const stop = () => server.close(() => {
+    metricsServer?.server.close();
     closeServices(services);
     process.exit(0);
   });

@@ -4,6 +4,7 @@ import { API_BASE } from '../config.ts';
 import { ApiError, invalidArgument } from '../errors.ts';
 import { OPERATIONS } from '../operations/index.ts';
 import type { Operation, Services } from '../operations/operation.ts';
+import type { Caller } from '../accounts/tokens.ts';
 import { execute } from '../operations/execute.ts';
 import { jsonBodyArguments, queryArguments } from './arguments.ts';
 import { htmlResponse, jsonResponse, problemResponse } from './responses.ts';
@@ -13,6 +14,8 @@ import { mcpHttpHandler, MCP_PATH } from '../mcp/http.ts';
 import { uploadsOf } from '../uploads/service.ts';
 import type { ReceivedFile } from '../uploads/receive.ts';
 import { mountPages } from '../web/pages.ts';
+import { observeCall, quietObservability, type Observability } from '../observability/observability.ts';
+import { accessMiddleware, healthzAnswer, metricsAnswer, readyzAnswer, recordOf } from './observed.ts';
 
 /** `/decisions/{id}` → `/decisions/:id` (the router's syntax). */
 const routePath = (path: string) => API_BASE + path.replace(/\{(\w+)\}/g, ':$1');
@@ -46,22 +49,32 @@ function decodePathParameters(params: Record<string, string>): Record<string, st
   }));
 }
 
-function operationHandler(operation: Operation, services: Services) {
+function operationHandler(operation: Operation, services: Services, observability: Observability) {
   const headers: Record<string, string> = operation.deprecation
     ? { deprecation: operation.deprecation.deprecation, sunset: operation.deprecation.sunset }
     : {};
   return async (event: H3Event) => {
+    const started = performance.now();
+    const record = recordOf(event);
     let stored: ReceivedFile | undefined;
+    let read: Record<string, unknown> | undefined;
+    const observe = (status: number, cost: number, code?: string) => observeCall(observability, record, {
+      operation: operation.name, transport: 'rest', status, cost, code, seconds: (performance.now() - started) / 1000,
+    }, read);
     try {
       const authorization = event.req.headers.get('authorization');
       // Arguments are read only after authentication, so an anonymous caller cannot make the server read a body.
-      const args = () => collectArguments(operation, event, services, (file) => { stored = file; });
-      const answer = await execute(operation, { authorization, args }, services);
+      const args = async () => (read = await collectArguments(operation, event, services, (file) => { stored = file; }));
+      const onCaller = (caller: Caller) => { if (record) record.organization = caller.organization.id; };
+      const answer = await execute(operation, { authorization, args, onCaller }, services);
+      observe(answer.status, answer.body.credits.cost);
       return jsonResponse(services.config, answer.status, answer.body, headers);
     } catch (error) {
       // A stored upload that was then refused (quota, say) is never recorded: its file goes too.
       if (stored) await rm(stored.path, { force: true });
-      return problemResponse(error, services.config, headers);
+      const response = problemResponse(error, services.config, headers);
+      observe(response.status, 0, error instanceof ApiError ? error.code : 'backend_unavailable');
+      return response;
     }
   };
 }
@@ -81,7 +94,8 @@ function methodsAt(operations: readonly Operation[], pathname: string): string[]
  *
  * @example const app = createApp(services); createServer(toNodeHandler(app)).listen(8080);
  */
-export function createApp(services: Services, operations: readonly Operation[] = OPERATIONS): H3 {
+export function createApp(services: Services, operations: readonly Operation[] = OPERATIONS,
+  observability: Observability = quietObservability()): H3 {
   const { config } = services;
   const app = new H3({
     // A malformed percent-encoding in the path ('/decisions/%ZZ') reaches the route: authentication first, then a 422
@@ -92,15 +106,21 @@ export function createApp(services: Services, operations: readonly Operation[] =
       ? new ApiError('validation_failed', 'The request could not be read.', { errors: { request: [error.message] } })
       : error.cause ?? error, config),
   });
+  // 0. Every request gets an id (X-Request-Id) and one access log line.
+  app.use(accessMiddleware(observability));
   // 1. The OpenAPI document and the pages the answers link to (problem types, the changelog): public, free, so HEAD
   // answers as GET does, without the body (Node drops it).
   const openapi = openApiDocument(operations, config);
   const errors = errorsPage(config);
   const changelog = changelogPage(config);
-  const pages: [string, () => Response][] = [
+  const pages: [string, () => Response | Promise<Response>][] = [
     [`${API_BASE}/openapi.json`, () => jsonResponse(config, 200, openapi)],
     ['/docs/api/errors', () => htmlResponse(config, errors)],
     ['/docs/changelog', () => htmlResponse(config, changelog)],
+    // For load balancers, supervisors and Prometheus: unauthenticated and free (src/http/observed.ts).
+    ['/healthz', healthzAnswer(services)],
+    ['/readyz', readyzAnswer(services)],
+    ...(observability.metricsAt === 'api' ? [['/metrics', metricsAnswer(observability)] as [string, () => Promise<Response>]] : []),
   ];
   for (const [path, answer] of pages) {
     app.get(path, answer);
@@ -109,10 +129,10 @@ export function createApp(services: Services, operations: readonly Operation[] =
   // 1b. The pages for people at / and their assets (src/web/, docs/web.md): they call only the API below.
   mountPages(app, config);
   // 2. MCP over Streamable HTTP: the same operations as tools, the same bearer tokens.
-  const mcp = mcpHttpHandler(services, operations);
-  app.all(MCP_PATH, (event) => mcp(event.req));
+  const mcp = mcpHttpHandler(services, operations, observability);
+  app.all(MCP_PATH, (event) => mcp(event.req, recordOf(event)));
   // 3. One route per operation.
-  for (const operation of operations) app.on(operation.method, routePath(operation.path), operationHandler(operation, services));
+  for (const operation of operations) app.on(operation.method, routePath(operation.path), operationHandler(operation, services, observability));
   // 4. Everything else: 405 where the path exists with another method, 404 otherwise.
   app.all('/**', (event) => {
     const allowed = pages.some(([path]) => path === event.url.pathname)

@@ -1,6 +1,7 @@
 import { API_BASE, type Config } from '../config.ts';
 import type { Operation } from '../operations/operation.ts';
 import { STATUS_CODES } from 'node:http';
+import { toJsonSchema } from '@valibot/to-json-schema';
 import { argumentSchema, pathParameters } from './arguments.ts';
 import { isTool } from '../mcp/tools.ts';
 
@@ -47,6 +48,27 @@ const envelopeSchema = {
   additionalProperties: true,
 };
 
+/** The component naming an operation's success answer: `search_decisions` → `SearchDecisionsAnswer`. */
+export const answerComponent = (operation: Operation) =>
+  `${operation.name.replace(/(^|_)(\w)/g, (_, __, letter: string) => letter.toUpperCase())}Answer`;
+
+/**
+ * An operation's success answer: its declared fields (`operation.answer`, the same valibot schema a test holds real
+ * answers to) with the envelope's; without a declaration, the envelope alone.
+ */
+function answerSchema(operation: Operation): Record<string, unknown> {
+  if (!operation.answer) return envelopeSchema;
+  const fields = toJsonSchema(operation.answer, { target: 'openapi-3.0', typeMode: 'output', errorMode: 'ignore' }) as {
+    properties: Record<string, unknown>; required?: string[];
+  };
+  return {
+    type: 'object',
+    description: `${operation.summary}: the answer of ${operation.name}, with the envelope (api_version, changelog_url, credits).`,
+    required: [...new Set([...(fields.required ?? []), ...envelopeSchema.required])],
+    properties: { ...fields.properties, ...envelopeSchema.properties },
+  };
+}
+
 function operationObject(operation: Operation) {
   const { properties, required } = argumentSchema(operation);
   const inPath = pathParameters(operation.path);
@@ -86,7 +108,7 @@ function operationObject(operation: Operation) {
       [success]: {
         description: STATUS_CODES[Number(success)],
         headers: { 'X-Service-Api-Release': { schema: { type: 'string' } } },
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } },
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${answerComponent(operation)}` } } },
       },
       ...Object.fromEntries(operation.errors.map((status) => [String(status), {
         description: STATUS_CODES[status],
@@ -118,7 +140,11 @@ export function openApiDocument(operations: readonly Operation[], config: Config
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
-      schemas: { Problem: problemSchema, Envelope: envelopeSchema },
+      schemas: {
+        Problem: problemSchema,
+        Envelope: envelopeSchema,
+        ...Object.fromEntries(operations.map((operation) => [answerComponent(operation), answerSchema(operation)])),
+      },
     },
   };
 }

@@ -5,7 +5,10 @@ import { JSON_BODY_LIMIT } from '../http/arguments.ts';
 import { problemResponse } from '../http/responses.ts';
 import { OPERATIONS } from '../operations/index.ts';
 import type { Operation, Services } from '../operations/operation.ts';
+import { PlainErrorsTransport } from './plain-errors.ts';
 import { createMcpServer } from './server.ts';
+import type { RequestRecord } from '../observability/access-log.ts';
+import { observeCall, quietObservability, type Observability } from '../observability/observability.ts';
 
 /** Where the Streamable HTTP endpoint is mounted, beside /api/v1. */
 export const MCP_PATH = '/mcp';
@@ -18,17 +21,19 @@ export const MCP_PATH = '/mcp';
  * - Only POST carries messages: there is no session and nothing to stream, so GET and DELETE are 405.
  * - Each request gets its own server and transport acting for the request's token; abilities, prices and limits are
  *   checked per tool call by `execute`, as over REST.
+ * - Tool calls are counted in the metrics and named in the request's access log line (`record`).
  *
  * @example app.all('/mcp', (event) => mcp(event.req)); // const mcp = mcpHttpHandler(services);
  */
 export function mcpHttpHandler(
-  services: Services, operations: readonly Operation[] = OPERATIONS,
-): (request: Request) => Promise<Response> {
+  services: Services, operations: readonly Operation[] = OPERATIONS, observability: Observability = quietObservability(),
+): (request: Request, record?: RequestRecord) => Promise<Response> {
   const { config } = services;
-  return async (request) => {
+  return async (request, record) => {
     const authorization = request.headers.get('authorization');
     try {
-      authenticate(services.state, authorization, services.clock());
+      const caller = authenticate(services.state, authorization, services.clock());
+      if (record) record.organization = caller.organization.id;
     } catch (error) {
       return problemResponse(error, config);
     }
@@ -37,13 +42,14 @@ export function mcpHttpHandler(
         `${request.method} is not allowed here; MCP messages are sent with POST (this server keeps no sessions).`),
       config, { allow: 'POST' });
     }
-    const server = createMcpServer(services, authorization!, operations);
+    const server = createMcpServer(services, authorization!, operations,
+      (call, args) => observeCall(observability, record, call, args));
     const transport = new WebStandardStreamableHTTPServerTransport({
       enableJsonResponse: true,
       maxRequestBodySize: JSON_BODY_LIMIT,
     });
     try {
-      await server.connect(transport);
+      await server.connect(new PlainErrorsTransport(transport));
       const response = await transport.handleRequest(request);
       response.headers.set('x-service-api-release', config.release);
       return response;

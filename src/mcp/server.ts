@@ -2,7 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { OPERATIONS } from '../operations/index.ts';
 import type { Operation, Services } from '../operations/operation.ts';
-import { callTool, toolDefinition, toolOperations } from './tools.ts';
+import { callTool, toolDefinition, toolOperations, type ToolCallObserver } from './tools.ts';
 
 /** What a request's params become when they fail the method's schema (see StrictParamsServer). */
 const MALFORMED = Symbol('malformed params');
@@ -57,7 +57,7 @@ const INSTRUCTIONS = 'juralite: research in German court decisions and German, E
  * @example await createMcpServer(services, `Bearer ${token}`).connect(new StdioServerTransport());
  */
 export function createMcpServer(
-  services: Services, authorization: string, operations: readonly Operation[] = OPERATIONS,
+  services: Services, authorization: string, operations: readonly Operation[] = OPERATIONS, onCall?: ToolCallObserver,
 ): Server {
   const offered = toolOperations(operations);
   const tools = offered.map(toolDefinition);
@@ -75,7 +75,7 @@ export function createMcpServer(
         ? `Tool ${request.params.name} is not offered over MCP: it takes a file upload; use ${restOnly.method} /api/v1${restOnly.path}.`
         : `Unknown tool: ${request.params.name}.`);
     }
-    return callTool(operation, request.params.arguments, authorization, services);
+    return callTool(operation, request.params.arguments, authorization, services, onCall);
   });
   return server;
 }

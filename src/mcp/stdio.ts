@@ -5,6 +5,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { authenticate } from '../accounts/tokens.ts';
 import { ApiError } from '../errors.ts';
 import type { Operation, Services } from '../operations/operation.ts';
+import { PlainErrorsTransport } from './plain-errors.ts';
 import { createMcpServer } from './server.ts';
 
 /**
@@ -40,7 +41,7 @@ export async function runStdioServer(
   }
   const stdin = options.stdin ?? process.stdin;
   const server = createMcpServer(services, authorization, options.operations);
-  const transport = new AnsweringTransport(new StdioServerTransport(stdin, options.stdout ?? process.stdout),
+  const transport = new AnsweringTransport(new PlainErrorsTransport(new StdioServerTransport(stdin, options.stdout ?? process.stdout)),
     () => void server.close());
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;

@@ -8,6 +8,10 @@ import { argumentSchema } from '../http/arguments.ts';
 import { problemBody } from '../http/responses.ts';
 import { execute } from '../operations/execute.ts';
 import type { Operation, Services } from '../operations/operation.ts';
+import type { CallOutcome } from '../observability/metrics.ts';
+
+/** Told of every finished tool call (metrics and the access log); `args` as the client sent them. */
+export type ToolCallObserver = (call: CallOutcome, args: unknown) => void;
 
 /**
  * Whether an operation is offered as a tool. An operation with `files` (the document upload) takes a binary as
@@ -88,11 +92,20 @@ export function problemResult(error: unknown, config: Services['config']): CallT
  */
 export async function callTool(
   operation: Operation, args: unknown, authorization: string | null | undefined, services: Services,
+  onCall?: ToolCallObserver,
 ): Promise<CallToolResult> {
+  const started = performance.now();
+  const observe = (status: number, cost: number, code?: string) => onCall?.({
+    operation: operation.name, transport: 'mcp', status, cost, code, seconds: (performance.now() - started) / 1000,
+  }, args);
   try {
     const answer = await execute(operation, { authorization, args: args ?? {} }, services);
+    observe(answer.status, answer.body.credits.cost);
     return result(answer.body, false, operation.deprecation && { ...operation.deprecation });
   } catch (error) {
-    return problemResult(error, services.config);
+    const problem = problemResult(error, services.config);
+    const { status, code } = problem.structuredContent as { status: number; code: string };
+    observe(status, 0, code);
+    return problem;
   }
 }

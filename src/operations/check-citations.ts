@@ -5,6 +5,7 @@ import { requireCorpus } from '../corpus/find-decision.ts';
 import { consumeUpload, newRunId, readyUpload, saveRun } from '../checks/runs.ts';
 import { invalidArgument } from '../errors.ts';
 import { codePointLength } from '../text/code-points.ts';
+import { checkRunAnswer } from './answers.ts';
 import { defineOperation, type OperationContext } from './operation.ts';
 import { isoDate, text } from './schemas.ts';
 
@@ -70,6 +71,7 @@ export default defineOperation({
   ability: 'citation-check',
   heavy: true,
   errors: [401, 402, 403, 409, 422, 429, 503],
+  answer: checkRunAnswer,
   args: v.pipe(
     v.object({
       text: v.optional(v.pipe(v.string(),

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { requireCorpus } from '../corpus/find-decision.ts';
 import { assembleDatapackage, decisionIdsOf } from '../graph/datapackage.ts';
+import { datapackageAnswer } from './answers.ts';
 import { defineOperation } from './operation.ts';
 import { decisionRef, int } from './schemas.ts';
 
@@ -17,6 +18,7 @@ export default defineOperation({
   ability: 'datapackage',
   heavy: true,
   errors: [401, 402, 403, 409, 422, 429, 503],
+  answer: datapackageAnswer,
   args: v.object({
     ids: v.pipe(v.array(decisionRef, 'must be an array of decision ids'),
       v.minLength(1, 'must hold 1 to 10 decision ids'), v.maxLength(10, 'must hold 1 to 10 decision ids')),

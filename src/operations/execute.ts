@@ -119,13 +119,19 @@ function createContext(services: Services, caller: Caller, now: Date): Operation
  */
 export async function execute<TArgs, TResult extends object>(
   operation: Operation<TArgs, TResult>,
-  request: { authorization: string | null | undefined; args: unknown | (() => Promise<unknown>) },
+  request: {
+    authorization: string | null | undefined;
+    args: unknown | (() => Promise<unknown>);
+    /** Told who is calling once the token is accepted (the access log's organization). */
+    onCaller?: (caller: Caller) => void;
+  },
   services: Services,
 ): Promise<Answer> {
   const { state, config } = services;
   const now = services.clock();
   // 1. Who is calling, and may they call this?
   const caller = authenticate(state, request.authorization, now);
+  request.onCaller?.(caller);
   assertAllowed(operation, caller);
   // 2. Rate limits.
   const buckets: RateBucket[] = operation.heavy ? ['all', 'heavy'] : ['all'];

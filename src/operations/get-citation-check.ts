@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { readRun } from '../checks/runs.ts';
+import { checkRunAnswer } from './answers.ts';
 import { defineOperation } from './operation.ts';
 import { text } from './schemas.ts';
 
@@ -11,6 +12,7 @@ export default defineOperation({
   path: '/citation-checks/{run}',
   ability: 'citation-check',
   errors: [401, 403, 404, 409, 422, 429],
+  answer: checkRunAnswer,
   args: v.object({ run: v.pipe(text(100), v.description('run id')) }),
   pricing: 'free',
   price: () => 0,

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { notFound } from '../errors.ts';
+import { uploadAnswer } from './answers.ts';
 import { defineOperation } from './operation.ts';
 import { text } from './schemas.ts';
 import { uploadResource } from '../uploads/resource.ts';
@@ -14,6 +15,7 @@ export default defineOperation({
   path: '/citation-check-documents/{document}',
   ability: 'citation-check',
   errors: [401, 403, 404, 409, 422, 429],
+  answer: uploadAnswer,
   args: v.object({ document: v.pipe(text(100), v.description('upload id')) }),
   pricing: 'free',
   price: () => 0,

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { findDecision, namedByUuid, requireCorpus } from '../corpus/find-decision.ts';
 import { citationGraph } from '../graph/neighbours.ts';
+import { citationGraphAnswer } from './answers.ts';
 import { defineOperation } from './operation.ts';
 import { courtFilter, decisionRef, int, isoDate } from './schemas.ts';
 
@@ -15,6 +16,7 @@ export default defineOperation({
   path: '/decisions/{id}/citations',
   ability: 'graph',
   errors: [401, 402, 403, 404, 409, 422, 429, 503],
+  answer: citationGraphAnswer,
   args: v.object({
     id: decisionRef,
     direction: v.optional(v.picklist(GRAPH_DIRECTIONS, `must be one of ${GRAPH_DIRECTIONS.join(', ')}`), 'both'),

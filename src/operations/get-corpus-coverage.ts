@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { requireCorpus } from '../corpus/find-decision.ts';
 import { corpusCoverage } from '../corpus/coverage.ts';
+import { corpusCoverageAnswer } from './answers.ts';
 import { defineOperation } from './operation.ts';
 import { BRANCHES, int } from './schemas.ts';
 
@@ -13,6 +14,7 @@ export default defineOperation({
   path: '/corpus/coverage',
   ability: 'read',
   errors: [401, 403, 409, 422, 429, 503],
+  answer: corpusCoverageAnswer,
   args: v.object({
     branch: v.optional(v.picklist(BRANCHES, `must be one of ${BRANCHES.join(', ')}`)),
     top: v.optional(int(1, 100), 20),

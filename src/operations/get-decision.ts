@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { findDecision, namedByUuid, requireCorpus } from '../corpus/find-decision.ts';
 import { canonicalReadRequest, readDecision } from '../corpus/read-decision.ts';
+import { decisionAnswer } from './answers.ts';
 import { defineOperation } from './operation.ts';
 import { courtFilter, decisionRef, int, isoDate } from './schemas.ts';
 
@@ -19,6 +20,7 @@ export default defineOperation({
   path: '/decisions/{id}',
   ability: 'read',
   errors: [401, 402, 403, 404, 409, 422, 429, 503],
+  answer: decisionAnswer,
   args: v.pipe(
     v.object({
       id: decisionRef,

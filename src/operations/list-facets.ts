@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { requireCorpus } from '../corpus/find-decision.ts';
 import { listFacet } from '../corpus/facets.ts';
+import { facetsAnswer } from './answers.ts';
 import { defineOperation } from './operation.ts';
 import { text } from './schemas.ts';
 
@@ -15,6 +16,7 @@ export default defineOperation({
   path: '/corpus/facets/{field}',
   ability: 'read',
   errors: [401, 403, 409, 422, 429, 503],
+  answer: facetsAnswer,
   args: v.pipe(
     v.object({
       field: v.picklist(FACET_FIELDS, `must be one of ${FACET_FIELDS.join(', ')}`),

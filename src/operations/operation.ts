@@ -51,6 +51,11 @@ export interface Operation<TArgs = any, TResult extends object = object> {
   ability: Ability;
   /** The arguments (path, query or body), as a valibot object schema with defaults applied on output. */
   args: v.GenericSchema<unknown, TArgs>;
+  /**
+   * The answer's fields (the envelope aside), as a valibot schema (src/operations/answers.ts): the OpenAPI document
+   * states it, and a test holds real answers to it.
+   */
+  answer?: v.GenericSchema;
   /** Arguments carried as multipart/form-data files instead of JSON (REST only). */
   files?: string[];
   /** Counts also against the 10-per-minute limit (datapackages, citation checks, uploads). */

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { backendUnavailable } from '../errors.ts';
 import { effectiveMode, searchDecisions } from '../search/decision-search.ts';
+import { decisionSearchAnswer } from './answers.ts';
 import { defineOperation } from './operation.ts';
 import { DATES_IN_ORDER, datesInOrder, int, searchFilters } from './schemas.ts';
 
@@ -13,6 +14,7 @@ export default defineOperation({
   path: '/decisions/search',
   ability: 'search',
   errors: [401, 402, 403, 409, 422, 429, 503],
+  answer: decisionSearchAnswer,
   args: v.pipe(
     v.object({ ...searchFilters, limit: v.optional(int(1, 20), 20), page: v.optional(int(1, 10), 1) }),
     v.forward(v.partialCheck([['date_from'], ['date_to']], datesInOrder, DATES_IN_ORDER), ['date_to']),

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { backendUnavailable } from '../errors.ts';
 import { searchCombined } from '../search/combined-search.ts';
+import { combinedSearchAnswer } from './answers.ts';
 import { defineOperation } from './operation.ts';
 import { DATES_IN_ORDER, datesInOrder, int, searchFilters } from './schemas.ts';
 
@@ -15,6 +16,7 @@ export default defineOperation({
   path: '/search',
   ability: 'search',
   errors: [401, 402, 403, 409, 422, 429, 503],
+  answer: combinedSearchAnswer,
   args: v.pipe(
     v.object({
       ...searchFilters,

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { uploadAnswer } from './answers.ts';
 import { defineOperation } from './operation.ts';
 import type { ReceivedFile } from '../uploads/receive.ts';
 import { uploadResource } from '../uploads/resource.ts';
@@ -24,6 +25,7 @@ export default defineOperation({
   status: 202,
   files: ['file'],
   errors: [401, 403, 409, 422, 429],
+  answer: uploadAnswer,
   args: v.object({ file: v.pipe(receivedFile, v.description('the document (binary): PDF, DOCX, Markdown or plain text, at most 25 MB')) }),
   pricing: 'free (the check of the document costs its quoted_credits)',
   price: () => 0,

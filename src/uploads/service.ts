@@ -110,6 +110,11 @@ export function uploadsOf(services: Services): Uploads {
   return uploads;
 }
 
+/** Whether the machinery of these services runs (started by the HTTP server and not stopped); for GET /readyz. */
+export function uploadsRunning(services: Services): boolean {
+  return started.has(services);
+}
+
 /** Stops the machinery if it was started: running extractions are abandoned (their uploads stay `uploaded`). */
 export function stopUploads(services: Services): Promise<void> {
   const uploads = started.get(services);

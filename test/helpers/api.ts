@@ -17,6 +17,7 @@ import type { Plan } from '../../src/accounts/plans.ts';
 import type { Operation, Services } from '../../src/operations/operation.ts';
 import { buildSmallCorpus } from './small-corpus.ts';
 import { demoCorpus } from './demo-corpus.ts';
+import type { Observability } from '../../src/observability/observability.ts';
 
 export interface Api {
   url: string;
@@ -54,6 +55,8 @@ export async function startApi(options: {
   corpus?: 'small' | 'demo' | 'none' | string;
   config?: Partial<Config>;
   operations?: readonly Operation[];
+  /** The access log and metrics (default: none), made for the server's services. */
+  observability?: (services: Services) => Observability;
 } = {}): Promise<Api> {
   const dir = mkdtempSync(join(tmpdir(), 'juralite-test-'));
   const corpusPath = options.corpus === 'demo' ? await demoCorpus()
@@ -66,7 +69,7 @@ export async function startApi(options: {
     config: { ...loadConfig({}), ...options.config },
     clock: () => now,
   });
-  const { server, url } = await listen(services, '127.0.0.1', 0, options.operations);
+  const { server, url } = await listen(services, '127.0.0.1', 0, options.operations, options.observability?.(services));
   return {
     url,
     services,

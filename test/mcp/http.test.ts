@@ -208,7 +208,11 @@ test('validation_failed arrives as a tool error with messages keyed by argument'
 
 test('unknown tools and the REST-only upload are protocol errors', async () => {
   const mcpClient = await client(mcp.api.org().token());
-  await assert.rejects(mcpClient.callTool({ name: 'no_such_tool', arguments: {} }), /Unknown tool: no_such_tool/);
+  // The client prefixes "MCP error -32602: " once; the server's message carries no prefix of its own (issue 31).
+  await assert.rejects(mcpClient.callTool({ name: 'no_such_tool', arguments: {} }),
+    (error: Error) => error.message === 'MCP error -32602: Unknown tool: no_such_tool.');
+  await assert.rejects(mcpClient.callTool({ name: 'search', arguments: 'x' as never }),
+    (error: Error) => /^MCP error -32602: Invalid tools\/call request/.test(error.message) && !/MCP error.*MCP error/.test(error.message));
   await assert.rejects(mcpClient.callTool({ name: 'upload_citation_document', arguments: {} }),
     /not offered over MCP.*POST \/api\/v1\/citation-check-documents/);
 });
