@@ -20,6 +20,23 @@ const fortgeltung = { fortgeltung_checked: v.literal(false), fortgeltung_note: v
 
 const verdict = v.picklist(['verified', 'not_found', 'out_of_coverage', 'ambiguous']);
 
+const claimCheck = v.picklist(['supported', 'not_supported', 'not_checked', 'not_applicable']);
+
+/** A quotation the text attributes to a finding, looked up in the held text (docs/citations.md, Claims). */
+const quotationFinding = v.object({
+  text: v.string(),
+  start_offset: described(v.number(), 'code-point offset into the checked text (the opening mark)'),
+  end_offset: described(v.number(), 'code-point offset into the checked text (exclusive, after the closing mark)'),
+  omissions: v.number(),
+  check: v.picklist(['found', 'not_found', 'not_checked']),
+  similarity: described(v.nullable(v.number()), '1 when found; else the share of its words the closest passage matches'),
+  rn_from: nullableInt,
+  rn_to: nullableInt,
+  section: nullableString,
+  best_match: described(nullableString, 'the closest passage when not found (at most 500 characters)'),
+  advisory: nullableString,
+});
+
 const finding = v.object({
   id: v.string(),
   raw_text: v.string(),
@@ -58,6 +75,16 @@ const finding = v.object({
     court_source: v.optional(v.picklist(['written', 'aktenzeichen', 'none'])),
   }),
   disputed_at: nullableString,
+  pinpoint: v.nullable(v.object({
+    text: v.string(),
+    start_offset: v.number(),
+    end_offset: v.number(),
+    randnummern: v.array(v.object({ from: v.number(), to: v.number(), following: v.union([v.picklist(['f.', 'ff.']), v.null()]) })),
+  })),
+  pinpoint_check: v.picklist(['verified', 'not_found', 'not_checked', 'not_applicable']),
+  pinpoint_advisory: nullableString,
+  quotations: v.array(quotationFinding),
+  claim_check: described(claimCheck, 'whether the pinpoint, subdivision and quotations are in what is cited; the verdict is unchanged'),
 });
 
 /** A citation check run (check_citations answers it, get_citation_check reads it back). */
@@ -89,6 +116,8 @@ export const checkRunAnswer = v.object({
     possible_citations_unparsed_texts: v.array(v.string()),
   }), 'what the extractor found and why candidates were dropped (counts and examples per reason)'),
   notes: v.array(v.object({ code: v.string(), message: v.string() })),
+  claim_counts: described(v.object({ supported: v.number(), not_supported: v.number(), not_checked: v.number() }),
+    'findings per claim_check (not_applicable left out)'),
   findings_unavailable_reason: nullableString,
   findings_purged_at: nullableString,
   findings: v.array(finding),
@@ -338,4 +367,60 @@ export const combinedSearchAnswer = v.object({
   frequently_cited_by_results: citedByResults,
   norms_cited_by_decision_results: v.array(v.object({ norm: v.string(), law: v.string(), unit: v.string(), cited_by_results: v.number() })),
   top_confidence: v.string(),
+});
+
+// The operations the pages at / brought (docs/web.md).
+
+const dailyCap = v.object({ cap: v.number(), used: v.number() });
+
+/** The calling token's organization, abilities, credits and caps (get_account). */
+export const accountAnswer = v.object({
+  organization: v.object({ id: v.string(), name: v.string(), plan: v.string(), require_two_factor: v.boolean() }),
+  user: v.nullable(v.object({ id: v.string(), name: v.string(), two_factor_enabled: v.boolean() })),
+  token: v.object({ id: v.string(), name: nullableString, abilities: v.array(v.string()), expires_at: nullableString }),
+  balance: v.object({ monthly: v.number(), bonus: v.number(), total: v.number(), monthly_allotment: v.number() }),
+  daily_caps: v.object({ rows: dailyCap, documents: dailyCap, resets_at: v.string() }),
+});
+
+const unitNeighbour = v.nullable(v.object({ kind: v.string(), number: v.string(), label: v.string(), heading: nullableString }));
+const citingDecision = v.object({ id: v.string(), court: v.string(), date: nullableString, aktenzeichen: nullableString });
+
+/** One § or article with its neighbours and the decisions citing it (get_law_unit). */
+export const lawUnitAnswer = v.object({
+  law: v.object({
+    id: v.string(), abbreviation: v.string(), title: nullableString, jurisdiction: v.string(),
+    law_type: nullableString, stand: nullableString, text_available: v.boolean(),
+  }),
+  unit: v.object({
+    id: v.string(), kind: v.string(), number: v.string(), label: v.string(), citation: v.string(), heading: nullableString,
+    text: nullableString, text_available: v.boolean(), breadcrumb: nullableString, repealed: v.boolean(),
+  }),
+  previous: unitNeighbour,
+  next: unitNeighbour,
+  cited_by_total: v.number(),
+  cited_by: v.array(citingDecision),
+});
+
+const textSpan = {
+  start_offset: described(v.number(), 'code-point offset into the decision\'s whole text'),
+  end_offset: described(v.number(), 'code-point offset into the decision\'s whole text (exclusive)'),
+};
+
+/** A decision's citations, Randnummern and sections with their offsets (get_decision_text_citations). */
+export const decisionTextCitationsAnswer = v.object({
+  id: v.string(),
+  text_length: v.number(),
+  randnummern: v.array(v.object({ rn: v.number(), ...textSpan })),
+  sections: v.array(v.object({ name: v.string(), ...textSpan })),
+  citations: v.array(v.object({
+    ...textSpan,
+    raw_text: v.string(),
+    type: v.picklist(['case', 'statute']),
+    canonical: v.string(),
+    law: nullableString,
+    unit: nullableString,
+    law_text_held: v.nullable(v.boolean()),
+    decision: v.nullable(citingDecision),
+  })),
+  ...fortgeltung,
 });

@@ -3,6 +3,7 @@ import { balanceOf } from '../accounts/ledger.ts';
 import { usedToday, type VolumeUnit } from '../accounts/limits.ts';
 import { nextBerlinMidnight } from '../accounts/time.ts';
 import { defineOperation } from './operation.ts';
+import { accountAnswer } from './answers.ts';
 
 /**
  * "Who am I": what a token acts for, so that a client (the pages at `/`, an MCP client) can say so without a second
@@ -18,6 +19,7 @@ export default defineOperation({
   ability: 'read',
   errors: [401, 403, 409, 422, 429],
   args: v.object({}),
+  answer: accountAnswer,
   pricing: 'free',
   price: () => 0,
   handler: (_args, { services, caller, now }) => {

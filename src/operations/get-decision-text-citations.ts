@@ -3,6 +3,7 @@ import { findDecision, namedByUuid, requireCorpus } from '../corpus/find-decisio
 import { FORTGELTUNG } from '../corpus/read-decision.ts';
 import { decisionTextCitations } from '../graph/text-citations.ts';
 import { defineOperation } from './operation.ts';
+import { decisionTextCitationsAnswer } from './answers.ts';
 import { courtFilter, decisionRef, isoDate } from './schemas.ts';
 
 export default defineOperation({
@@ -22,6 +23,7 @@ export default defineOperation({
     date: v.optional(isoDate),
   }),
   normalize: (args, { services }) => namedByUuid(services.corpus, args),
+  answer: decisionTextCitationsAnswer,
   pricing: '1 credit; the same call again in the same month costs nothing',
   price: () => 1,
   handler: (args, { services }) => {

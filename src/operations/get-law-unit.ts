@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { requireCorpus } from '../corpus/find-decision.ts';
 import { readLawUnit } from '../corpus/read-law-unit.ts';
 import { defineOperation } from './operation.ts';
+import { lawUnitAnswer } from './answers.ts';
 import { text } from './schemas.ts';
 
 export default defineOperation({
@@ -19,6 +20,7 @@ export default defineOperation({
     law: v.pipe(text(200), v.description('the law as cited (BGB, SGB V, DSGVO) or any name the corpus knows for it')),
     unit: v.pipe(text(40), v.description('the provision: 823, § 823, 613a, Art. 6')),
   }),
+  answer: lawUnitAnswer,
   pricing: 'free',
   price: () => 0,
   handler: (args, { services }) => readLawUnit(requireCorpus(services.corpus), args.law, args.unit),

@@ -15,6 +15,8 @@ import type { assembleDatapackage } from '../../src/graph/datapackage.ts';
 import type { readDecision } from '../../src/corpus/read-decision.ts';
 import type { searchDecisions } from '../../src/search/decision-search.ts';
 import type { searchCombined } from '../../src/search/combined-search.ts';
+import type { readLawUnit } from '../../src/corpus/read-law-unit.ts';
+import type { decisionTextCitations } from '../../src/graph/text-citations.ts';
 
 type Built<F extends (...args: any[]) => unknown> = Awaited<ReturnType<F>>;
 /** `true` only where what is built fits the declared answer. */
@@ -31,4 +33,7 @@ export const answersFitWhatIsBuilt: [
   Fits<Built<typeof readDecision>, typeof answers.decisionAnswer>,
   Fits<Built<typeof searchDecisions>, typeof answers.decisionSearchAnswer>,
   Fits<Built<typeof searchCombined>, typeof answers.combinedSearchAnswer>,
-] = [true, true, true, true, true, true, true, true, true];
+  Fits<Built<typeof readLawUnit>, typeof answers.lawUnitAnswer>,
+  // The handler adds id, text_length and the Fortgeltung notice around what the builder returns.
+  Built<typeof decisionTextCitations> extends Pick<v.InferOutput<typeof answers.decisionTextCitationsAnswer>, 'randnummern' | 'sections' | 'citations'> ? true : false,
+] = [true, true, true, true, true, true, true, true, true, true, true];

@@ -43,6 +43,9 @@ async function realAnswers(): Promise<[string, any][]> {
   return [
     ['check_citations', check],
     ['check_citations', await post('/citation-checks', { document_id: uploaded.id, reference_date: '2020-01-01' })],
+    ['check_citations', await post('/citation-checks', { text: 'Der Bundesgerichtshof hat entschieden: „Die Kündigung '
+      + 'des Vermieters ist wirksam und begründet gewesen“ (BGH, Urteil vom 23. Oktober 2013 - VIII ZR 214/12, Rn. 10 ff.); '
+      + 'vgl. § 573 Abs. 2 Nr. 2 BGB.' })],
     ['get_citation_check', await get(`/citation-checks/${check.id}`)],
     ['upload_citation_document', uploaded],
     ['get_citation_document', ready],
@@ -62,6 +65,10 @@ async function realAnswers(): Promise<[string, any][]> {
     ['search_decisions', await get(`/decisions/search?query=${encodeURIComponent('VIII ZR 214/12')}&mode=keyword`)],
     ['search_decisions', await get(`/decisions/search?query=${encodeURIComponent('Schimmel in der Wohnung')}&court=BGH&page=2`)],
     ['search', await get(`/search?query=${encodeURIComponent('Kündigung wegen Eigenbedarf')}`)],
+    ['get_account', await get('/account')],
+    ['get_law_unit', await get('/laws/BGB/units/573')],
+    ['get_law_unit', await get(`/laws/DSGVO/units/${encodeURIComponent('Art. 6')}`)],
+    ['get_decision_text_citations', await get(`/decisions/${fixtureId(1)}/text-citations`)],
     ['search', await get(`/search?query=${encodeURIComponent('§ 573 BGB')}&mode=keyword&jurisdiction=DE&limit=10`)],
   ];
 }
