@@ -50,6 +50,8 @@ export class Mirror {
   readonly requests: string[] = [];
   /** The paths answered 200 with a body. */
   readonly served: string[] = [];
+  /** The User-Agent of every request. */
+  readonly userAgents: string[] = [];
   readonly misbehaving = new Map<string, Misbehaviour>();
   url = '';
   private server?: Server;
@@ -98,6 +100,7 @@ export class Mirror {
     this.server = createServer((request, response) => {
       const path = new URL(request.url ?? '/', 'http://mirror').pathname;
       this.requests.push(path);
+      this.userAgents.push(String(request.headers['user-agent']));
       const odd = this.misbehaving.get(path);
       if (odd && --odd.times <= 0) this.misbehaving.delete(path);
       if (odd?.kind === 'status') {
