@@ -53,6 +53,8 @@ export class Mirror {
   /** The User-Agent of every request. */
   readonly userAgents: string[] = [];
   readonly misbehaving = new Map<string, Misbehaviour>();
+  /** Called for every answer with a body, before it is sent (a test kills a syncing process here). */
+  onServe?: (path: string) => void;
   url = '';
   private server?: Server;
   private readonly zips = new Map<string, Buffer>();
@@ -111,6 +113,7 @@ export class Mirror {
       const etag = `"${createHash('sha1').update(body).digest('hex')}"`;
       if (request.headers['if-none-match'] === etag) return void response.writeHead(304, { etag }).end();
       this.served.push(path);
+      this.onServe?.(path);
       const headers = { etag, 'last-modified': 'Tue, 02 Jan 2024 03:04:05 GMT', 'content-length': String(body.length) };
       if (odd?.kind === 'truncate') {
         response.writeHead(200, headers);
