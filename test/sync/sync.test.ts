@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { openCorpus, type CorpusDb } from '../../src/corpus/open.ts';
 import { syncCorpus, type SyncOptions } from '../../src/sync/run.ts';
 import { USER_AGENT } from '../../src/sync/fetcher.ts';
+import { runCheck } from '../../src/citations/check.ts';
 import { demoCorpus, fixtureId } from '../helpers/demo-corpus.ts';
 import { startApi } from '../helpers/api.ts';
 import { Mirror, decisionPath, fixtureSources } from './mirror.ts';
@@ -57,6 +58,11 @@ test('first sync imports every law and decision of the mirror as `juralite impor
     assert.equal(bgh.exhaustive, 1);
     assert.equal(bgh.from_date, '2004-06-23');
     assert.equal(bgh.verified_at, new Date().toISOString().slice(0, 10));
+    // There, a BGH decision not held is a statement of fact (in the demo corpus, imported without a sync, not_in_corpus).
+    const [finding] = runCheck(db, { id: 'run', text: 'BGH, Urteil vom 12. Juni 2012 - VI ZR 138/11', source: 'text',
+      submittedAt: new Date() }).findings;
+    assert.deepEqual([finding.verdict, finding.coverage_advisory],
+      ['not_found', 'BGH is covered from 2004-06-23 to 2023-12-12 (exhaustively); no such decision is held.']);
   } finally {
     db.close();
     await mirror.close();
