@@ -83,12 +83,12 @@ export class Mirror {
     let name = '';
     const law = /^\/([^/]+)\/xml\.zip$/u.exec(path);
     if (law) {
-      xml = this.laws.find((l) => l.slug === law[1])?.xml;
+      xml = this.index(this.laws, (l) => l.slug).get(law[1])?.xml;
       name = `${law[1]}.xml`;
     }
     const decision = /\/jb-([A-Z0-9]+)\.zip$/u.exec(path);
     if (decision) {
-      xml = this.decisions.find((d) => d.doknr === decision[1])?.xml;
+      xml = this.index(this.decisions, (d) => d.doknr).get(decision[1])?.xml;
       name = `${decision[1]}.xml`;
     }
     if (xml === undefined) return undefined;
@@ -96,6 +96,15 @@ export class Mirror {
     let bytes = this.zips.get(key);
     if (!bytes) this.zips.set(key, (bytes = zip([{ name, data: xml }])));
     return bytes;
+  }
+
+  private readonly indexes = new Map<unknown[], Map<string, unknown>>();
+
+  /** Items by key, built again when items were added (a bench mirror serves 10,000). */
+  private index<T>(items: T[], key: (item: T) => string): Map<string, T> {
+    let held = this.indexes.get(items) as Map<string, T> | undefined;
+    if (!held || held.size !== items.length) this.indexes.set(items, (held = new Map(items.map((item) => [key(item), item]))));
+    return held;
   }
 
   async start(): Promise<this> {
