@@ -58,7 +58,7 @@ export default defineOperation({
   summary: 'Check every citation in a German legal text against the corpus',
   description: 'Extracts every court-decision and statute citation from the text (or a ready upload) and verifies each '
     + 'against the corpus: one finding per cited provision with code-point offsets, one verdict each '
-    + '(verified, not_found, out_of_coverage, ambiguous).',
+    + '(verified, not_found, not_in_corpus, out_of_coverage, ambiguous).',
   pricing: '2 credits up to 5,000 characters, +1 per further started 5,000 (a ready upload: its quoted_credits); the same '
     + 'text and reference_date again in the same month costs nothing',
   method: 'POST',
