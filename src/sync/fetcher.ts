@@ -1,6 +1,9 @@
 // The polite HTTP client of `juralite sync`: one request at a time (so one keep-alive connection per host), a pause
 // between requests, a User-Agent naming juralite and its version, retries with exponential backoff on 429, 5xx,
 // timeouts and broken connections (a Retry-After is honoured), and conditional GETs (ETag, Last-Modified).
+import { createWriteStream } from 'node:fs';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RELEASE } from '../config.ts';
 
@@ -25,8 +28,8 @@ export interface Validators {
   lastModified?: string | null;
 }
 
-export type Fetched =
-  | { status: 'fresh'; body: Buffer; etag: string | null; lastModified: string | null }
+export type Fetched<Body = Buffer> =
+  | { status: 'fresh'; body: Body; etag: string | null; lastModified: string | null }
   | { status: 'unchanged' };
 
 /** A URL that could not be fetched after all retries (or was refused for good: 404, 403). */
@@ -59,11 +62,26 @@ export class PoliteFetcher {
   }
 
   /** GETs a URL; `unchanged` when the server answers 304 to the validators given. Throws FetchError at the end. */
-  async get(url: string, validators: Validators = {}): Promise<Fetched> {
+  get(url: string, validators: Validators = {}): Promise<Fetched> {
+    return this.retrying(url, validators, (response) => this.readBody(response));
+  }
+
+  /** GETs a URL into a file (0600) as it arrives, for dumps larger than memory; the body is the byte count. */
+  download(url: string, file: string, validators: Validators = {}): Promise<Fetched<number>> {
+    return this.retrying(url, validators, async (response) => {
+      let length = 0;
+      const count = new Transform({ transform(chunk: Buffer, _encoding, done) { length += chunk.length; done(null, chunk); } });
+      await pipeline(Readable.fromWeb(response.body! as never), count, createWriteStream(file, { mode: 0o600 }));
+      checkLength(response, length);
+      return length;
+    });
+  }
+
+  private async retrying<Body>(url: string, validators: Validators, read: (response: Response) => Promise<Body>): Promise<Fetched<Body>> {
     const { retries, backoffMs, maxWaitMs } = this.options;
     let problem = '';
     for (let attempt = 0; attempt <= retries; attempt++) {
-      const outcome = await this.attempt(url, validators);
+      const outcome = await this.attempt(url, validators, read);
       if ('fetched' in outcome) return outcome.fetched;
       problem = outcome.problem;
       if (!outcome.retry || attempt === retries) break;
@@ -73,8 +91,8 @@ export class PoliteFetcher {
     throw new FetchError(`${url}: ${problem}`);
   }
 
-  private async attempt(url: string, validators: Validators):
-    Promise<{ fetched: Fetched } | { problem: string; retry: boolean; retryAfterMs?: number }> {
+  private async attempt<Body>(url: string, validators: Validators, read: (response: Response) => Promise<Body>):
+    Promise<{ fetched: Fetched<Body> } | { problem: string; retry: boolean; retryAfterMs?: number }> {
     const wait = this.lastEnd + this.options.pauseMs - Date.now();
     if (this.lastEnd > 0 && wait > 0) await sleep(wait);
     const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: '*/*' };
@@ -95,7 +113,7 @@ export class PoliteFetcher {
           retryAfterMs: retryAfter(response.headers.get('retry-after')),
         };
       }
-      const body = await this.readBody(response);
+      const body = await read(response);
       return { fetched: {
         status: 'fresh', body, etag: response.headers.get('etag'), lastModified: response.headers.get('last-modified'),
       } };
@@ -118,12 +136,16 @@ export class PoliteFetcher {
       if (length > this.options.maxBytes) throw new FetchError(`answer larger than ${this.options.maxBytes} bytes`);
       chunks.push(Buffer.from(chunk));
     }
-    const body = Buffer.concat(chunks, length);
-    const encoded = response.headers.get('content-encoding');
-    if (Number.isFinite(declared) && !encoded && body.length !== declared) {
-      throw new Error(`the answer ended after ${body.length} of ${declared} bytes`);
-    }
-    return body;
+    checkLength(response, length);
+    return Buffer.concat(chunks, length);
+  }
+}
+
+/** A body shorter than its Content-Length is a cut connection (tried again). */
+function checkLength(response: Response, length: number): void {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (Number.isFinite(declared) && !response.headers.get('content-encoding') && length !== declared) {
+    throw new Error(`the answer ended after ${length} of ${declared} bytes`);
   }
 }
 

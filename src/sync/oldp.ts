@@ -1,18 +1,25 @@
 // Open Legal Data dumps (cases.jsonl.gz, laws.jsonl.gz), by URL or file: fetched conditionally, then imported by the
 // importer (batches of documents, each unchanged document skipped by its hash), and recorded in the manifest once the
 // whole dump is in. A run killed mid-dump imports it again; what was written is then skipped.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { CorpusDb } from '../corpus/open.ts';
 import { importPaths } from '../ingest/import-paths.ts';
 import { message } from '../ingest/parse-document.ts';
 import type { PoliteFetcher } from './fetcher.ts';
-import { sha256 } from './item.ts';
 import { manifestOf, recordFetched } from './manifest.ts';
 import type { SourceSummary, SyncSummary } from './run.ts';
 
 const isUrl = (dump: string) => /^https?:\/\//iu.test(dump);
+
+/** SHA-256 of a file, read as a stream (dumps run to gigabytes). */
+async function fileHash(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
 
 export async function syncDumps(db: CorpusDb, dumps: string[], fetcher: PoliteFetcher, counts: SourceSummary,
   failed: SyncSummary['failed'], dryRun: boolean): Promise<void> {
@@ -32,16 +39,15 @@ export async function syncDumps(db: CorpusDb, dumps: string[], fetcher: PoliteFe
       let file = dump;
       let validators = { etag: null as string | null, lastModified: null as string | null };
       if (isUrl(dump)) {
-        const answer = await fetcher.get(dump, row ? { etag: row.etag, lastModified: row.last_modified } : {});
+        file = join(dir, basename(new URL(dump).pathname) || 'dump.jsonl.gz');
+        const answer = await fetcher.download(dump, file, row ? { etag: row.etag, lastModified: row.last_modified } : {});
         if (answer.status === 'unchanged') {
           counts.unchanged++;
           continue;
         }
-        file = join(dir, basename(new URL(dump).pathname) || 'dump.jsonl.gz');
-        writeFileSync(file, answer.body, { mode: 0o600 });
         validators = { etag: answer.etag, lastModified: answer.lastModified };
       }
-      const hash = sha256(readFileSync(file));
+      const hash = await fileHash(file);
       if (row?.content_hash === hash) {
         counts.unchanged++;
         continue;

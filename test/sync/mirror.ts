@@ -53,6 +53,8 @@ export class Mirror {
   /** The User-Agent of every request. */
   readonly userAgents: string[] = [];
   readonly misbehaving = new Map<string, Misbehaviour>();
+  /** Further files by path (an Open Legal Data dump, say). */
+  readonly files = new Map<string, Buffer>();
   /** Called for every answer with a body, before it is sent (a test kills a syncing process here). */
   onServe?: (path: string) => void;
   url = '';
@@ -79,6 +81,7 @@ export class Mirror {
   body(path: string): Buffer | undefined {
     if (path === '/gii-toc.xml') return Buffer.from(this.giiToc());
     if (path === '/rii-toc.xml') return Buffer.from(this.riiToc());
+    if (this.files.has(path)) return this.files.get(path);
     let xml: string | undefined;
     let name = '';
     const law = /^\/([^/]+)\/xml\.zip$/u.exec(path);

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { openCorpus } from '../../src/corpus/open.ts';
 import { syncCorpus, type SyncOptions } from '../../src/sync/run.ts';
 import { Mirror, decisionPath, fixtureSources } from './mirror.ts';
@@ -32,12 +33,13 @@ test('429 (Retry-After honoured), 500, a slow answer and a cut connection are re
   await withMirror(6, async (mirror, options) => {
     mirror.misbehaving.set(decisionPath('JURA000000001'), { kind: 'status', status: 429, retryAfter: '1', times: 1 });
     mirror.misbehaving.set(decisionPath('JURA000000002'), { kind: 'status', status: 503, times: 2 });
-    mirror.misbehaving.set(decisionPath('JURA000000003'), { kind: 'slow', ms: 5_000, times: 1 });
+    mirror.misbehaving.set(decisionPath('JURA000000003'), { kind: 'slow', ms: 60_000, times: 1 });
     mirror.misbehaving.set(decisionPath('JURA000000004'), { kind: 'truncate', times: 1 });
     const db = openCorpus(join(dir, `corpus-${++files}.db`));
     try {
       const started = Date.now();
-      const summary = await syncCorpus(db, options);
+      // Patient enough for a loaded machine; the slow answer (a minute) still times out.
+      const summary = await syncCorpus(db, { ...options, fetcher: { ...LOCAL, timeoutMs: 5_000, retries: 3 } });
       assert.deepEqual(summary.failed, []);
       assert.equal(summary.sources.rii!.imported, 6);
       assert.ok(Date.now() - started >= 1_000, 'Retry-After: 1 was waited for (the backoff alone is 10 ms)');
@@ -120,6 +122,31 @@ test('--dry-run fetches the tables only and writes nothing; --only and --limit n
       const limited = await syncCorpus(db, { ...options, sources: ['rii'], limit: 2 });
       assert.equal(limited.sources.rii!.requested, 2);
       assert.equal(db.prepare('SELECT count(*) FROM decisions').pluck().get(), 6);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+test('oldp: a dump by URL is downloaded to a file and imported, then asked for conditionally; a cut download is retried', async () => {
+  await withMirror(0, async (mirror, options) => {
+    const record = (n: number) => JSON.stringify({ court: { name: 'Bundesgerichtshof' }, file_number: `VI ZR ${n}/20`, date: '2020-05-05',
+      type: 'Urteil', content: `<h2>Tenor</h2><p>Die Revision Nr. ${n} wird zurückgewiesen.</p>` });
+    mirror.files.set('/dumps/cases.jsonl.gz', gzipSync(`${record(1)}\n${record(2)}\n`));
+    mirror.misbehaving.set('/dumps/cases.jsonl.gz', { kind: 'truncate', times: 1 });
+    const db = openCorpus(join(dir, `corpus-${++files}.db`));
+    try {
+      const dump = `${mirror.url}/dumps/cases.jsonl.gz`;
+      const first = await syncCorpus(db, { ...options, sources: ['oldp'], dumps: [dump] });
+      assert.deepEqual(first.failed, []);
+      assert.equal(first.sources.oldp!.imported, 1);
+      assert.equal(count('/dumps/cases.jsonl.gz', mirror.requests), 2, 'the cut download was tried again');
+      assert.equal(db.prepare('SELECT count(*) FROM decisions').pluck().get(), 2);
+      const again = await syncCorpus(db, { ...options, sources: ['oldp'], dumps: [dump] });
+      assert.equal(again.sources.oldp!.unchanged, 1);
+      assert.equal(mirror.served.filter((path) => path.startsWith('/dumps/')).length, 2, 'the second run got a 304');
+      const none = await syncCorpus(db, { ...options, sources: ['oldp'] });
+      assert.match(none.failed[0].reason, /needs the dumps to read/);
     } finally {
       db.close();
     }
