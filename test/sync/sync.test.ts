@@ -78,7 +78,8 @@ test('second sync: two changed decisions and one new are the only items fetched;
     await sync(db, mirror);
     const [third, eighth] = [mirror.decisions[2], mirror.decisions[7]];
     // Decision 3 gets a new paragraph; decision 8 no longer cites VIII ZR 214/12 (the edge must go).
-    third.xml = third.xml.replace('</tenor>', '<p>Die Zitronenfalterklausel bleibt unberührt.</p></tenor>');
+    third.xml = third.xml.replace('</tenor>', '<p>Die Zitronenfalterklausel bleibt unberührt.</p></tenor>')
+      .replace('Art 14 Abs 1 GG</norm>', 'Art 14 Abs 1 GG, § 1004 BGB</norm>');
     third.modified = '2024-03-01T00:00:00Z';
     eighth.xml = eighth.xml.replaceAll('VIII ZR 214/12', 'VIII ZR 999/99');
     eighth.modified = '2024-03-01T00:00:00Z';
@@ -89,6 +90,10 @@ test('second sync: two changed decisions and one new are the only items fetched;
     const citing = (id: string) => db.prepare(`SELECT count(*) AS n FROM citation_edges WHERE from_decision_id = ? AND to_decision_id = ?`)
       .pluck().get(id, fixtureId(3)) as number;
     assert.ok(citing(fixtureId(8)) > 0);
+    const token = api.org({ plan: 'enterprise' }).token();
+    const citing1004 = async () => (await api.call('GET', `/api/v1/corpus/facets/cited_norms?norm=${encodeURIComponent('§ 1004 BGB')}`,
+      { token })).body.values['§ 1004 BGB'].value as number;
+    const before1004 = await citing1004();
     mirror.requests.length = 0;
     mirror.served.length = 0;
 
@@ -105,7 +110,6 @@ test('second sync: two changed decisions and one new are the only items fetched;
     assert.equal(db.prepare('SELECT count(*) FROM decisions').pluck().get(), 51);
 
     // The server opened before the sync sees the new text and the new decision without a restart.
-    const token = api.org({ plan: 'enterprise' }).token();
     const found = await api.call('GET', '/api/v1/decisions/search?query=Zitronenfalterklausel&mode=keyword', { token });
     assert.equal(found.status, 200);
     assert.deepEqual(found.body.results.map((r: { id: string }) => r.id), [fixtureId(3)], 'the same id, found by its new text');
@@ -113,6 +117,7 @@ test('second sync: two changed decisions and one new are the only items fetched;
     assert.equal(added.status, 200, JSON.stringify(added.body));
     const coverage = await api.call('GET', '/api/v1/corpus/coverage', { token });
     assert.equal(coverage.body.total_decisions.value, 51);
+    assert.equal(await citing1004(), before1004 + 1, 'the facet counts the new Normenkette');
   } finally {
     await api.close();
     db.close();
