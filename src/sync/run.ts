@@ -13,7 +13,7 @@ import { FetchError, PoliteFetcher, type FetcherOptions } from './fetcher.ts';
 import { documentsOf, sha256, writeItem } from './item.ts';
 import { manifestOf, recordFetched, type ManifestRow, type SyncSource } from './manifest.ts';
 import { fetchUrl, TOC_URLS } from './sources.ts';
-import { readGiiToc, readRiiToc, TocFormatError, type TocItem } from './toc.ts';
+import { readGiiToc, readRiiToc, type TocItem } from './toc.ts';
 import { writeRiiCoverage } from './rii-coverage.ts';
 import { syncDumps } from './oldp.ts';
 
@@ -224,4 +224,3 @@ function matchesOnly(source: 'gii' | 'rii', item: TocItem, only: string): boolea
   return wanted.some((word) => resolveCourt(word).code === court || item.court!.startsWith(word));
 }
 
-export { TocFormatError };
