@@ -194,9 +194,25 @@ CREATE TABLE IF NOT EXISTS coverage_ranges (
   sources    TEXT NOT NULL DEFAULT '[]',       -- JSON array of strings
   exhaustive INTEGER NOT NULL DEFAULT 0,
   ocr        INTEGER NOT NULL DEFAULT 0,
-  note       TEXT
+  note       TEXT,
+  verified_at TEXT                             -- 'YYYY-MM-DD' the range was last verified (a sync's day); older files:
+                                               -- added by src/corpus/open.ts on a writable open
 );
 CREATE INDEX IF NOT EXISTS coverage_ranges_court ON coverage_ranges(court);
+
+-- What `juralite sync` fetched (src/sync, docs/sync.md): one row per table-of-contents item (a law's xml.zip, a
+-- decision's jb-*.zip) or dump, written in the same transaction as the documents it held, so a run killed at any
+-- point resumes where it stopped. Only writers read it: a reader of an older file without it never misses it.
+CREATE TABLE IF NOT EXISTS sync_manifest (
+  url           TEXT PRIMARY KEY,              -- as the official table of contents links it (never a mirror's)
+  source        TEXT NOT NULL CHECK (source IN ('gii','rii','oldp')),
+  etag          TEXT,                          -- the HTTP ETag and Last-Modified of the answer (conditional GET)
+  last_modified TEXT,
+  modified      TEXT,                          -- the table of contents' own stamp (rii), else NULL
+  content_hash  TEXT NOT NULL,                 -- sha256 of the bytes fetched: the same bytes again are not imported
+  documents     TEXT NOT NULL DEFAULT '[]',    -- JSON array: ids of the decisions and laws written from it
+  imported_at   TEXT NOT NULL
+) WITHOUT ROWID;
 
 -- Search indexes (src/search, docs/search.md). The FTS5 tables hold analyzed text (stems, src/search/analyze.ts), not
 -- the raw text: contentless, with deletes. Snippets are cut from chunks.text. Columns carry the field weights: title

@@ -44,6 +44,43 @@ export function openServices(options: {
   };
 }
 
+/** How long a replaced corpus connection stays open for requests that started on it (an await may hold it). */
+const RETIRE_AFTER_MS = 60_000;
+
+/**
+ * Opens the corpus file at `path` anew and serves from it (SIGHUP): a file that appeared since the start, or another
+ * file swapped in by renaming a symlink (`corpus.db -> corpus-2026-11-27.db`; SQLite names the -wal and -shm after
+ * the target, so two files never share them). The old connection is closed a minute later, once requests that
+ * started on it are done. A file that cannot be opened leaves the old one in service; the reason is returned.
+ * Writes to the open file (juralite sync, juralite import in WAL) need no reopen: each request reads what is committed.
+ *
+ * @example process.on('SIGHUP', () => console.log(reopenCorpus(services, 'data/corpus.db')));
+ */
+export function reopenCorpus(services: Services, path: string): string {
+  let next: CorpusDb | null;
+  try {
+    next = openCorpusReadonly(path);
+  } catch (error) {
+    return `the corpus ${path} could not be reopened (${error instanceof Error ? error.message : error}); still serving the one opened before`;
+  }
+  if (!next) return `no corpus at ${path}; still serving the one opened before`;
+  const old = services.corpus;
+  services.corpus = next;
+  if (old) {
+    setTimeout(() => {
+      detachRankHelper(old);
+      old.close();
+    }, RETIRE_AFTER_MS).unref();
+  }
+  const decisions = next.prepare('SELECT count(*) FROM decisions').pluck().get();
+  return `reopened the corpus ${path} (${decisions} decisions)`;
+}
+
+/** SIGHUP reopens the corpus (reopenCorpus) and says so on stdout; `juralite serve` installs it. */
+export function reopenOnHangup(services: Services, path: string): void {
+  process.on('SIGHUP', () => console.log(`juralite: ${reopenCorpus(services, path)}`));
+}
+
 /** Closes the databases; running extractions are abandoned and redone on the next start. */
 export function closeServices(services: Services): void {
   stopUploads(services).catch((error) => console.error('juralite: stopping the extraction pool failed:', error));

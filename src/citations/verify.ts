@@ -12,7 +12,7 @@ import { canonicalStatute } from './statutes.ts';
 import { heldUnderOtherSpelling } from './aktenzeichen.ts';
 import type { CaseCitation, StatuteCitation, Subdivision } from './types.ts';
 
-export type Verdict = 'verified' | 'not_found' | 'out_of_coverage' | 'ambiguous';
+export type Verdict = 'verified' | 'not_found' | 'not_in_corpus' | 'out_of_coverage' | 'ambiguous';
 
 export interface MatchedDecision {
   artifact_id: string;
@@ -310,7 +310,22 @@ function withCoverage(corpus: Database.Database, v: Verification, court: string 
     v.coverage_advisory = `${day ?? `The year ${date}`} lies outside the coverage: ${range}.`;
     return v;
   }
+  if (!coverage.exhaustive && !keepNotFound) return notInCorpus(v, coverage, range);
   v.verdict = 'not_found';
   v.coverage_advisory = `${range}${coverage.exhaustive ? ' (exhaustively)' : ''}; no such decision is held.`;
+  return v;
+}
+
+/**
+ * Inside a range that lists the court's decisions only in part (derived from the holdings, or a manifest that does
+ * not claim exhaustiveness), a decision not held may well exist: not_in_corpus says so, where not_found would read
+ * as "invented" (docs/citations.md).
+ */
+function notInCorpus(v: Verification, coverage: CourtCoverage, range: string): Verification {
+  v.verdict = 'not_in_corpus';
+  const basis = coverage.source === 'holdings' ? 'derived from the decisions it holds' : 'not exhaustive';
+  v.coverage_advisory = `${range}, but this coverage is ${basis}: no source lists every decision of ${coverage.court} here. `
+    + 'The decision is not in the corpus, which does not mean it does not exist; check it in an official source '
+    + '(rechtsprechung-im-internet.de) or complete the corpus with juralite sync.';
   return v;
 }

@@ -23,6 +23,12 @@ export const COMMANDS: Record<string, CommandSpec> = {
     flags: [...LOCATIONS, 'host', 'port', 'metrics'],
   },
   import: { usage: 'import --db CORPUS PATH...', flags: RESULT, words: { name: 'PATH', min: 1, max: Infinity } },
+  sync: {
+    usage: 'sync [--db CORPUS] [--source gii|rii|oldp|all] [--since DATE] [--only COURT|LAW] [--limit N] [--dry-run] '
+      + '[--base-url URL] [--pause MS] [DUMP...]   (from the official sources; docs/sync.md)',
+    flags: [...RESULT, 'source', 'since', 'only', 'limit', 'dry-run', 'base-url', 'pause'],
+    words: { name: 'DUMP', min: 0, max: Infinity },
+  },
   check: {
     usage: 'check --db CORPUS (--file PATH | --text STRING) [--reference-date YYYY-MM-DD]',
     flags: [...RESULT, 'file', 'text', 'reference-date'],

@@ -13,7 +13,7 @@ export class UsageError extends Error {
 }
 
 /** Flags that take no value. */
-const SWITCHES = new Set(['json', 'require-2fa', 'help', 'version']);
+const SWITCHES = new Set(['json', 'require-2fa', 'help', 'version', 'dry-run']);
 
 export function isSwitch(name: string): boolean {
   return SWITCHES.has(name);

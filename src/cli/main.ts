@@ -8,6 +8,7 @@ import { mcpCommand } from '../mcp/command.ts';
 import { describeSummary, importCommand } from './import.ts';
 import { checkCommand } from './check.ts';
 import { backupCommand } from './backup.ts';
+import { syncMain } from './sync.ts';
 import { IS_EXECUTABLE } from '../runtime/executable.ts';
 
 const USAGE = `juralite ${RELEASE}: legal research over German decisions and statutes
@@ -65,6 +66,7 @@ async function runCommand({ name, words }: CommandLine, flags: Flags): Promise<n
       console.log(flags.json ? JSON.stringify(summary) : describeSummary(summary, (performance.now() - started) / 1000));
       return code;
     }
+    case 'sync': return syncMain(paths.corpusPath, flags, words);
     case 'check': {
       const { body, code } = checkCommand(paths.corpusPath, flags);
       console.log(JSON.stringify(body, null, flags.json ? undefined : 2));

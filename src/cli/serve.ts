@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeSummary, importCommand } from './import.ts';
 import { corpusNeedsUpgrade, upgradeCorpus } from '../corpus/open.ts';
-import { openServices, listen, closeServices } from '../server.ts';
+import { openServices, listen, closeServices, reopenOnHangup } from '../server.ts';
 import { loadConfig } from '../config.ts';
 import { createOrganization } from '../accounts/organizations.ts';
 import { ABILITIES, createToken } from '../accounts/tokens.ts';
@@ -127,4 +127,5 @@ export async function serve(options: { corpusPath: string; statePath: string; da
   });
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  reopenOnHangup(services, options.corpusPath);
 }

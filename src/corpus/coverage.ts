@@ -39,24 +39,32 @@ function federalCourt(corpus: Database.Database, branch: string) {
   ).get(branch);
 }
 
-function coverageRanges(corpus: Database.Database, courts: CourtRow[]) {
-  const manifest = sql<[], { court: string; label: string | null; from_date: string; until_date: string | null;
-    sources: string; exhaustive: number; ocr: number; note: string | null }>(corpus, 'SELECT * FROM coverage_ranges ORDER BY court, from_date').all();
+/**
+ * The ranges of imported manifests and complete rii syncs, and for every other court held a range derived from its
+ * holdings (earliest to latest, not exhaustive), as the citation check decides (src/citations/verify.ts).
+ */
+function coverageRanges(corpus: Database.Database, courts: CourtRow[], manifestVerifiedAt: string | null) {
+  const stated = sql<[], { court: string; label: string | null; from_date: string; until_date: string | null;
+    sources: string; exhaustive: number; ocr: number; note: string | null; verified_at?: string | null }>(corpus,
+    'SELECT * FROM coverage_ranges ORDER BY court, from_date').all();
   const held = new Map(courts.map((court) => [court.court, court]));
-  if (manifest.length > 0) {
-    return manifest.filter((range) => held.has(range.court)).map((range) => ({
-      bucket: held.get(range.court)!.branch, court: range.court, label: range.label ?? range.court,
-      from: range.from_date, until: range.until_date, sources: JSON.parse(range.sources) as string[],
-      exhaustive: range.exhaustive === 1, ocr: range.ocr === 1, note: range.note,
-      holdings_earliest: held.get(range.court)!.earliest,
-    }));
-  }
-  return courts.map((court) => ({
+  const statedCourts = new Set(stated.map((range) => range.court));
+  const fromManifests = stated.filter((range) => held.has(range.court)).map((range) => ({
+    bucket: held.get(range.court)!.branch, court: range.court, label: range.label ?? range.court,
+    from: range.from_date, until: range.until_date, sources: JSON.parse(range.sources) as string[],
+    exhaustive: range.exhaustive === 1, ocr: range.ocr === 1, note: range.note,
+    verified_at: range.verified_at ?? manifestVerifiedAt,
+    holdings_earliest: held.get(range.court)!.earliest,
+  }));
+  const derived = courts.filter((court) => !statedCourts.has(court.court)).map((court) => ({
     bucket: court.branch, court: court.court, label: court.court, from: court.earliest, until: court.latest,
     sources: ['corpus'], exhaustive: false, ocr: false,
-    note: 'Derived from the decisions held: earliest to latest; no manifest states the ingestion boundary.',
+    note: 'Derived from the decisions held: earliest to latest; no manifest or complete sync states the ingestion boundary, '
+      + 'so a cited decision of this court that is not held is not_in_corpus, never not_found.',
+    verified_at: null,
     holdings_earliest: court.earliest,
   }));
+  return [...fromManifests, ...derived];
 }
 
 /** When the corpus last changed: its last import, else its creation. */
@@ -106,10 +114,11 @@ export function corpusCoverage(corpus: Database.Database, options: { branch?: st
     courts_total: courts.length,
     corpus_floors: 'No decision predates the founding of its court; has_dates_below_floor flags dates that do (usually a wrong date in the source).',
     coverage_ranges: {
-      note: manifest?.note ?? 'The ingestion boundary per court: a cited decision of a covered court dated inside its range that is not held is not_found; outside it, out_of_coverage.',
+      note: manifest?.note ?? 'The ingestion boundary per court: a cited decision dated inside a court\'s range that is not held '
+        + 'is not_found where the range is exhaustive, not_in_corpus where it is not; outside it, out_of_coverage.',
       scope: 'per_court',
       verified_at: manifest?.verified_at ?? asOf.slice(0, 10),
-      ranges: coverageRanges(corpus, courts),
+      ranges: coverageRanges(corpus, courts, manifest?.verified_at ?? null),
     },
     as_of: asOf,
     filter_coverage_caveats: 'Filters act on the metadata the sources give: court names are normalized to canonical short forms; dates of scanned decisions may be wrong.',

@@ -68,6 +68,7 @@ export function openCorpus(path: string, options: OpenCorpusOptions = {}): Corpu
     if (!readonly) {
       if (version === 1) addEdgeTargetColumns(db);
       addSearchDocFilterColumns(db);
+      addCoverageVerifiedAt(db);
       db.exec(corpusSchemaSql());
       // Corpora of version 1 were imported before the citation engine wrote edges.
       if (version === 1) rebuildCitationEdges(db);
@@ -133,6 +134,15 @@ function addEdgeTargetColumns(db: CorpusDb): void {
   for (const column of ['target_law', 'target_unit']) {
     if (!columns.has(column)) db.exec(`ALTER TABLE citation_edges ADD COLUMN ${column} TEXT`);
   }
+}
+
+/**
+ * coverage_ranges learns `verified_at` (a sync's day). A column added without a version change: readers take the
+ * ranges with `SELECT *` and read a missing column as null, so an older file stays readable read-only.
+ */
+function addCoverageVerifiedAt(db: CorpusDb): void {
+  const columns = new Set((db.pragma('table_info(coverage_ranges)') as { name: string }[]).map((column) => column.name));
+  if (columns.size > 0 && !columns.has('verified_at')) db.exec('ALTER TABLE coverage_ranges ADD COLUMN verified_at TEXT');
 }
 
 // The one place where connection pragmas are set.

@@ -18,7 +18,7 @@ const fortgeltung = { fortgeltung_checked: v.literal(false), fortgeltung_note: v
 
 // Citation checks (check_citations, get_citation_check).
 
-const verdict = v.picklist(['verified', 'not_found', 'out_of_coverage', 'ambiguous']);
+const verdict = v.picklist(['verified', 'not_found', 'not_in_corpus', 'out_of_coverage', 'ambiguous']);
 
 const claimCheck = v.picklist(['supported', 'not_supported', 'not_checked', 'not_applicable']);
 
@@ -241,6 +241,7 @@ export const corpusCoverageAnswer = v.object({
     ranges: v.array(v.object({
       bucket: v.string(), court: nullableString, label: v.string(), from: nullableString, until: nullableString,
       sources: v.array(v.string()), exhaustive: v.boolean(), ocr: v.boolean(), note: nullableString,
+      verified_at: described(nullableString, 'when a manifest or a complete sync last stated the range; null where derived from holdings'),
       holdings_earliest: v.optional(nullableString),
     })),
   }),

@@ -59,7 +59,7 @@ export default defineOperation({
   summary: 'Check every citation in a German legal text against the corpus',
   description: 'Extracts every court-decision and statute citation from the text (or a ready upload) and verifies each '
     + 'against the corpus: one finding per cited provision with code-point offsets, one verdict each '
-    + '(verified, not_found, out_of_coverage, ambiguous). Each finding also checks what the text claims of the cited '
+    + '(verified, not_found, not_in_corpus, out_of_coverage, ambiguous). Each finding also checks what the text claims of the cited '
     + 'decision or provision: its Randnummer pinpoint (pinpoint, pinpoint_check), the quotations attributed to it '
     + '(quotations: found, not_found or not_checked, with the Randnummer and the closest passage) and its subdivisions, '
     + 'summed up in claim_check (supported, not_supported, not_checked, not_applicable) and the run\'s claim_counts; '

@@ -54,7 +54,7 @@ const verdictOf = (db: CorpusDb, text: string) => runCheck(db, { id: 'run', text
 // The corpus holds one BGH decision (2020): without a manifest, BGH is covered only on that day's range.
 const OLD_BGH_CITATION = 'Vgl. BGH, Urteil vom 10. März 1995 - VIII ZR 99/94.';
 
-test('a manifest replaces the derived ranges: canonical courts, sources, exhaustive, ocr, verified_at and note', async (t) => {
+test('a manifest states ranges for its courts (canonical courts, sources, exhaustive, ocr, verified_at, note); other courts held keep derived ones', async (t) => {
   const { path, db, write } = await setUp(t);
   assert.deepEqual(verdictOf(db, OLD_BGH_CITATION), ['out_of_coverage'], 'before: outside the holdings');
   const summary = await importPaths(db, [write('coverage.json', MANIFEST)]);
@@ -70,12 +70,18 @@ test('a manifest replaces the derived ranges: canonical courts, sources, exhaust
   const coverage = reply.body.coverage_ranges;
   assert.equal(coverage.verified_at, '2026-10-01');
   assert.equal(coverage.note, MANIFEST.note);
-  // LG München I is held but named by no range: a manifest states the whole boundary.
+  // LG München I is held but named by no range: its range is derived from its holdings, as the check decides it.
   assert.deepEqual(coverage.ranges, [
     { bucket: 'ordentlich', court: 'BGH', label: 'BGH, Zivilsenate', from: '1950-10-01', until: null,
-      sources: ['bundesgerichtshof.de', 'rii'], exhaustive: true, ocr: false, note: null, holdings_earliest: '2020-01-15' },
+      sources: ['bundesgerichtshof.de', 'rii'], exhaustive: true, ocr: false, note: null, verified_at: '2026-10-01',
+      holdings_earliest: '2020-01-15' },
     { bucket: 'ordentlich', court: 'LG Berlin', label: 'LG Berlin', from: '2010-01-01', until: '2019-12-31',
-      sources: ['berlin.de'], exhaustive: false, ocr: true, note: 'Scans before 2015.', holdings_earliest: '2019-05-02' },
+      sources: ['berlin.de'], exhaustive: false, ocr: true, note: 'Scans before 2015.', verified_at: '2026-10-01',
+      holdings_earliest: '2019-05-02' },
+    { bucket: 'ordentlich', court: 'LG München I', label: 'LG München I', from: '2018-03-01', until: '2018-03-01',
+      sources: ['corpus'], exhaustive: false, ocr: false, verified_at: null, holdings_earliest: '2018-03-01',
+      note: 'Derived from the decisions held: earliest to latest; no manifest or complete sync states the ingestion boundary, '
+        + 'so a cited decision of this court that is not held is not_in_corpus, never not_found.' },
   ]);
 });
 
@@ -107,4 +113,17 @@ test('an invalid manifest is reported by name and reason, and the ranges in forc
     assert.match(summary.failed[0].reason, reason);
   }
   assert.equal(db.prepare('SELECT count(*) FROM coverage_ranges').pluck().get(), 2);
+});
+
+test('a decision not held inside a range: not_found where the range is exhaustive, not_in_corpus where it is not', async (t) => {
+  const { db, write } = await setUp(t);
+  const findings = (text: string) => runCheck(db, { id: 'run', text, source: 'text', submittedAt: new Date() }).findings
+    .map((f) => [f.verdict, f.coverage_advisory]);
+  const lgBerlin = 'Vgl. LG Berlin, Urteil vom 3. März 2015 - 5 O 1/15.';
+  assert.deepEqual(findings('LG Berlin, Urteil vom 2. Mai 2019 - 9 S 9/19')[0][0], 'not_in_corpus', 'without a manifest: from the holdings');
+  await importPaths(db, [write('coverage.json', MANIFEST)]);
+  const [[verdict, advisory]] = findings(lgBerlin);
+  assert.equal(verdict, 'not_in_corpus');
+  assert.match(String(advisory), /^LG Berlin is covered from 2010-01-01 to 2019-12-31, but this coverage is not exhaustive: .*does not mean it does not exist/);
+  assert.deepEqual(findings(OLD_BGH_CITATION), [['not_found', 'BGH is covered from 1950-10-01 to today (exhaustively); no such decision is held.']]);
 });

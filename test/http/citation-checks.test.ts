@@ -308,15 +308,18 @@ const VERDICTS: VerdictCase[] = [
     },
   },
   {
-    name: 'a BGH Aktenzeichen inside BGH\'s coverage (2004 to 2023) that is not held',
+    name: 'a BGH Aktenzeichen inside BGH\'s coverage (2004 to 2023, derived from the holdings) that is not held',
     citation: 'BGH, Urteil vom 1. Februar 2010 - VIII ZR 999/09',
-    canonical: 'BGH, VIII ZR 999/09', type: 'case', verdict: 'not_found',
-    more: (f) => assert.equal(f.matched_decision, null),
+    canonical: 'BGH, VIII ZR 999/09', type: 'case', verdict: 'not_in_corpus',
+    more: (f) => {
+      assert.equal(f.matched_decision, null);
+      assert.match(f.coverage_advisory, /derived from the decisions it holds.*does not mean it does not exist/);
+    },
   },
   {
     name: 'a fixture\'s own out-of-corpus citation inside coverage (BGH VI ZR 138/11, 2012)',
     citation: 'BGH, Urteil vom 12. Juni 2012 - VI ZR 138/11',
-    canonical: 'BGH, VI ZR 138/11', type: 'case', verdict: 'not_found',
+    canonical: 'BGH, VI ZR 138/11', type: 'case', verdict: 'not_in_corpus',
   },
   {
     name: 'a § that a held law does not have (§ 999 BGB)',

@@ -3,16 +3,30 @@ import { html, ProblemBox, Loading, useTitle, decisionHref, unitHref, dateDe } f
 import { api, checkPrice, download, segment } from './api.js';
 import { navigate } from './router.js';
 
-const VERDICTS = { verified: 'gefunden', not_found: 'nicht gefunden', out_of_coverage: 'außerhalb des Bestands', ambiguous: 'mehrdeutig' };
+const VERDICTS = { verified: 'gefunden', not_found: 'nicht gefunden', not_in_corpus: 'nicht im Bestand', out_of_coverage: 'außerhalb des Bestands', ambiguous: 'mehrdeutig' };
+const QUOTATION_CHECKS = { found: 'Zitat gefunden', not_found: 'Zitat nicht gefunden', not_checked: 'Zitat nicht geprüft' };
 const verdictName = (verdict) => VERDICTS[verdict] ?? verdict;
 /** Formats read in the browser into the text field (offsets then point into exactly that text), and uploaded ones. */
 const READ_HERE = /\.(?:txt|md|markdown)$/iu;
 const textKey = (run) => `juralite.check-text.${run}`;
 
 /** Why a finding has its verdict, in one line. */
+/** What the claims (Randnummer, quotations) came to, in German, where the text claims any (docs/citations.md). */
+function claimsOf(finding) {
+  if (!finding.claim_check || finding.claim_check === 'not_applicable') return [];
+  const lines = [finding.claim_check === 'not_supported' ? 'Angabe nicht belegt' : finding.claim_check === 'supported' ? 'Angabe belegt' : null];
+  if (finding.pinpoint) lines.push(`${finding.pinpoint.text}: ${finding.pinpoint_check === 'verified' ? 'vorhanden' : finding.pinpoint_check === 'not_found' ? 'nicht vorhanden' : 'nicht geprüft'}`);
+  for (const q of finding.quotations ?? []) {
+    const where = q.rn_from ? ` (Rn. ${q.rn_from}${q.rn_to && q.rn_to !== q.rn_from ? `–${q.rn_to}` : ''})` : '';
+    const close = q.check === 'not_found' && q.similarity != null ? `, nächste Stelle zu ${Math.round(q.similarity * 100)} % gleich${where}` : where;
+    lines.push(`${QUOTATION_CHECKS[q.check] ?? q.check}${q.check === 'found' ? where : close}`);
+  }
+  return lines.filter(Boolean);
+}
+
 function reasonOf(finding) {
-  return [finding.evidence?.reason, finding.subdivision_advisory, finding.ambiguity_advisory, finding.coverage_advisory]
-    .filter(Boolean).join(' · ');
+  return [...claimsOf(finding), finding.evidence?.reason, finding.subdivision_advisory, finding.pinpoint_advisory,
+    finding.ambiguity_advisory, finding.coverage_advisory].filter(Boolean).join(' · ');
 }
 
 function targetOf(finding) {
@@ -44,7 +58,7 @@ function reportHtml(run, text) {
   const counts = Object.entries(run.verdict_counts).map(([v, n]) => `${esc(verdictName(v))}: ${n}`).join(', ');
   return `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Zitatprüfung ${esc(run.id)}</title><style>
 body{font:15px/1.5 system-ui,sans-serif;margin:2rem;max-width:60rem}table{border-collapse:collapse;width:100%}td,th{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}
-.v-verified td:nth-child(4){color:#126b2f}.v-not_found td:nth-child(4){color:#a11}.v-out_of_coverage td:nth-child(4){color:#8a5a00}.v-ambiguous td:nth-child(4){color:#5b2a86}pre{white-space:pre-wrap}</style></head><body>
+.v-verified td:nth-child(4){color:#126b2f}.v-not_found td:nth-child(4){color:#a11}.v-not_in_corpus td:nth-child(4){color:#35608f}.v-out_of_coverage td:nth-child(4){color:#8a5a00}.v-ambiguous td:nth-child(4){color:#5b2a86}pre{white-space:pre-wrap}</style></head><body>
 <h1>Bericht der Zitatprüfung</h1><p>Lauf ${esc(run.id)}, ${esc(run.completed_at)}. ${esc(counts)}.</p>
 <table><thead><tr><th>#</th><th>Zitat</th><th>Normalform</th><th>Ergebnis</th><th>Begründung</th></tr></thead><tbody>${rows}</tbody></table>
 ${text ? `<h2>Geprüfter Text</h2><pre>${esc(text)}</pre>` : ''}<p>Erstellt von juralite. Entscheidungen ohne Prüfung der Fortgeltung.</p></body></html>`;
