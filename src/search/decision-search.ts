@@ -6,7 +6,7 @@ import type { EmbeddingsConfig } from '../config.ts';
 import { backendUnavailable } from '../errors.ts';
 import { expansionReport, layTermsOf, type QueryExpansion } from './bridge.ts';
 import { queryVector, recordedEmbedder, type QueryVector } from './embedder.ts';
-import { exactCitationOf, exactCitationSearch } from './exact-citation.ts';
+import { exactCitationOf, exactCitationSearch, ownDecisions } from './exact-citation.ts';
 import { filterSql, type DecisionFilters, type FilterSql } from './filters.ts';
 import { hasSearchIndex } from './index-sync.ts';
 import { entriesOf, reciprocalRankFusion } from './fusion.ts';
@@ -188,8 +188,22 @@ export function rankDecisions(db: Database.Database, args: RankArgs, exactRule: 
   const plan = planQuery(db, args.query, args.bridge);
   const mode = args.mode ?? 'hybrid';
   if (mode === 'keyword') return keywordRanking(db, plan, filters, args.depth || DECISION_POOL);
-  if (mode === 'semantic') return semanticRanking(db, args, qv, plan, filters, args.depth ?? 0);
-  return hybridRanking(db, args, qv, plan, filters);
+  const ranking = mode === 'semantic' ? semanticRanking(db, args, qv, plan, filters, args.depth ?? 0) : hybridRanking(db, args, qv, plan, filters);
+  return exactRule ? identifiersFirst(db, ranking, args.query, filters) : ranking;
+}
+
+/**
+ * Hybrid and semantic mode given a query that is one Aktenzeichen or ECLI: the decisions bearing it lead, then the
+ * arms' ranking (a decision's number is no meaning a vector holds, and its words are common ones).
+ */
+function identifiersFirst(db: Database.Database, ranking: Ranking, query: string, filters: FilterSql): Ranking {
+  const citation = exactCitationOf(query);
+  if (citation?.type !== 'case') return ranking;
+  const own = ownDecisions(db, citation, filters);
+  if (own.length === 0) return ranking;
+  const lead = new Set(own);
+  const decisions = [...entriesOf(own), ...ranking.decisions.filter((entry) => !lead.has(entry.decision_id))];
+  return { ...ranking, decisions, total: atLeastRanked(ranking.total, decisions.length) };
 }
 
 /** The page of a ranking as result items. */

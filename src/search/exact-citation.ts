@@ -50,7 +50,12 @@ function citationPattern(citation: Citation): RegExp {
 
 interface Matched { ids: string[]; total: number }
 
-function caseMatches(db: Database.Database, citation: CaseCitation, filters: FilterSql): Matched {
+/** The decisions bearing a case citation's Aktenzeichen or ECLI (within the filters), newest first. */
+export function ownDecisions(db: Database.Database, citation: CaseCitation, filters: FilterSql): string[] {
+  return caseMatches(db, citation, filters, false).ids;
+}
+
+function caseMatches(db: Database.Database, citation: CaseCitation, filters: FilterSql, withCiting = true): Matched {
   // A court written in the query ('KG, 7 U 123/18') binds both the decision and the citations of it: another court's
   // decision under the same Aktenzeichen is not the one asked for.
   const court = !citation.ecli && citation.court && !citation.courtFromRegister ? citation.court : null;
@@ -63,6 +68,7 @@ function caseMatches(db: Database.Database, citation: CaseCitation, filters: Fil
   const ownFiltered = own.length === 0 ? [] : sql<unknown[], { id: string }>(db,
     `SELECT d.id FROM decisions d WHERE d.id IN (SELECT value FROM json_each(?))${filters.where} ORDER BY d.date DESC`)
     .all(JSON.stringify(own), ...filters.params).map((row) => row.id);
+  if (!withCiting) return { ids: ownFiltered, total: ownFiltered.length };
   const target = citation.ecli ? 'e.target_ecli = ?' : `e.target_az_key = ?${court ? ' AND e.target_court = ?' : ''}`;
   const citing = sql<unknown[], { id: string }>(db, `
     SELECT d.id FROM decisions d WHERE d.id IN (
