@@ -1,0 +1,30 @@
+// Identifiers first: a query that is a decision's Aktenzeichen (with its court, in any case) or ECLI finds that
+// decision first, also where the query is read only upper-cased and its court with it ('OLG BAMBERG').
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openCorpus } from '../../src/corpus/open.ts';
+import { importPaths } from '../../src/ingest/import-paths.ts';
+import { searchDecisions, type SearchMode } from '../../src/search/decision-search.ts';
+import { riiXml } from '../ingest/helpers.ts';
+
+test('an Aktenzeichen with its court binds that court however the court is written', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'juralite-identifiers-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const db = openCorpus(join(dir, 'corpus.db'));
+  t.after(() => db.close());
+  const files = [['SRCH00000021', 'OLG', 'Bamberg', '2 W 39/23 e'], ['SRCH00000022', 'OLG', 'München', '2 W 39/23 e']].map(([doknr, gertyp, gerort, aktenzeichen]) => {
+    const file = join(dir, `${doknr}.xml`);
+    writeFileSync(file, riiXml({ doknr, gertyp, gerort, datum: '20240301', aktenzeichen, gruende: [{ rn: 1, text: 'Kosten des ausgebliebenen Zeugen.' }] }));
+    return file;
+  });
+  await importPaths(db, files);
+  const courts = async (query: string, mode?: SearchMode) =>
+    (await searchDecisions(db, { query, mode, limit: 10, page: 1, bridge: false })).results.map((r) => r.court);
+  // Read only upper-cased ('e' is a suffix there), the court comes out as 'OLG BAMBERG'.
+  assert.deepEqual(await courts('OLG Bamberg 2 W 39/23 e'), ['OLG Bamberg']);
+  assert.deepEqual(await courts('OLG München, 2 W 39/23 e'), ['OLG München']);
+  assert.equal((await courts('OLG Bamberg 2 W 39/23 e', 'hybrid'))[0], 'OLG Bamberg');
+});
