@@ -13,6 +13,7 @@ import { entriesOf, reciprocalRankFusion } from './fusion.ts';
 import { DECISION_POOL, lexicalArm, lexicalPassages } from './lexical.ts';
 import { normArm } from './norm-arm.ts';
 import { planQuery, type SearchPlan } from './plan.ts';
+import { tokenize } from './analyze.ts';
 import { matchExpression } from './query.ts';
 import { PageChunks } from './page-chunks.ts';
 import { decisionItems, topConfidence, type DecisionItem, type RankedDecision } from './results.ts';
@@ -193,13 +194,27 @@ export function rankDecisions(db: Database.Database, args: RankArgs, exactRule: 
 }
 
 /**
- * Hybrid and semantic mode given a query that is one Aktenzeichen or ECLI: the decisions bearing it lead, then the
- * arms' ranking (a decision's number is no meaning a vector holds, and its words are common ones).
+ * A query shaped like a file number or ECLI ('M 28 K 21.6372', '2 WDB 10.23', 'ECLI:DE:…'): a number with a '/' or
+ * '.' and a second number, or an ECLI. Its numbers are what the title column (which holds each decision's own
+ * Aktenzeichen and ECLI) must hold, whether or not the citation scanner reads the court's style.
+ */
+const IDENTIFIER_SHAPE = /\d\s*[/.]\s*\d{2}|^\s*ECLI:/iu;
+
+/**
+ * Identifiers first in hybrid and semantic mode (keyword mode and the default have the exact-citation rule): a query
+ * that is one Aktenzeichen or ECLI puts the decisions bearing it first; one shaped like an identifier that the scanner
+ * does not read puts first the decisions whose title column holds every number of it (BM25 order, at most 10). Then
+ * the arms' ranking: a file number is no meaning a vector holds, and its words are common ones.
  */
 function identifiersFirst(db: Database.Database, ranking: Ranking, query: string, filters: FilterSql): Ranking {
   const citation = exactCitationOf(query);
-  if (citation?.type !== 'case') return ranking;
-  const own = ownDecisions(db, citation, filters);
+  let own: string[] = [];
+  if (citation?.type === 'case') {
+    own = ownDecisions(db, citation, filters);
+  } else if (!citation && IDENTIFIER_SHAPE.test(query)) {
+    const numbers = [...new Set(tokenize(query).filter((token) => /\d/u.test(token.stem)).map((token) => `"${token.stem}"`))];
+    own = lexicalArm(db, `title : (${numbers.join(' AND ')})`, filters, 10).entries.map((entry) => entry.decision_id);
+  }
   if (own.length === 0) return ranking;
   const lead = new Set(own);
   const decisions = [...entriesOf(own), ...ranking.decisions.filter((entry) => !lead.has(entry.decision_id))];

@@ -28,3 +28,25 @@ test('an Aktenzeichen with its court binds that court however the court is writt
   assert.deepEqual(await courts('OLG München, 2 W 39/23 e'), ['OLG München']);
   assert.equal((await courts('OLG Bamberg 2 W 39/23 e', 'hybrid'))[0], 'OLG Bamberg');
 });
+
+test('a query shaped like a file number the scanner may not read finds the decision bearing it first in hybrid mode', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'juralite-identifiers-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const db = openCorpus(join(dir, 'corpus.db'));
+  t.after(() => db.close());
+  const decisions = [
+    ['SRCH00000031', 'M 28 K 21.6372', 'Die Kosten des Abschleppens trägt der Halter.'],
+    // Cites it, its numbers again and again, and the query's words besides.
+    ['SRCH00000032', 'M 7 K 22.100', 'VG München, M 28 K 21.6372; vgl. M 28 K 21.6372 und 28 K 21.6372 (VG München, Kammer 28, 21.6372).'],
+  ];
+  const files = decisions.map(([doknr, aktenzeichen, text]) => {
+    const file = join(dir, `${doknr}.xml`);
+    writeFileSync(file, riiXml({ doknr, gertyp: 'VG', gerort: 'München', datum: '20230607', aktenzeichen, gruende: [{ rn: 1, text }] }));
+    return file;
+  });
+  await importPaths(db, files);
+  for (const query of ['VG München M 28 K 21.6372', 'm 28 k 21.6372', 'M28K 21.6372']) {
+    const found = (await searchDecisions(db, { query, mode: 'hybrid', limit: 10, page: 1, bridge: false })).results.map((r) => r.aktenzeichen);
+    assert.equal(found[0], 'M 28 K 21.6372', query);
+  }
+});
