@@ -10,11 +10,11 @@ import { exactCitationOf, exactCitationSearch, ownDecisions } from './exact-cita
 import { filterSql, type DecisionFilters, type FilterSql } from './filters.ts';
 import { hasSearchIndex } from './index-sync.ts';
 import { entriesOf, reciprocalRankFusion } from './fusion.ts';
-import { DECISION_POOL, lexicalArm, lexicalPassages } from './lexical.ts';
+import { DECISION_POOL, lexicalArm, lexicalPassages, type LexicalResult } from './lexical.ts';
 import { normArm } from './norm-arm.ts';
 import { planQuery, type SearchPlan } from './plan.ts';
 import { tokenize } from './analyze.ts';
-import { matchExpression } from './query.ts';
+import { matchExpression, type TermGroup } from './query.ts';
 import { PageChunks } from './page-chunks.ts';
 import { decisionItems, topConfidence, type DecisionItem, type RankedDecision } from './results.ts';
 import { passagesFor, requireVectors, semanticArm } from './semantic.ts';
@@ -113,8 +113,32 @@ function atLeastRanked(total: { value: number; is_floor: boolean }, ranked: numb
   return ranked > total.value ? { value: ranked, is_floor: true } : total;
 }
 
+/** The groups with each word as typed: no prefix matches, no compounds ending in it. */
+const asTyped = (groups: TermGroup[]): TermGroup[] => groups.map((group) => ({ alternatives: group.alternatives.map((alternative) =>
+  (alternative.kind === 'words' ? { ...alternative, terms: alternative.terms.map((term) => ({ ...term, prefix: false, compounds: [] })) } : alternative)) }));
+
+/**
+ * The lexical arm of hybrid (any group, OR): decisions matching the words as typed first (BM25), then those matching
+ * only their widened forms (prefixes, compounds ending in them). Each widened form scores on its own in BM25, so a
+ * decision full of compounds ('Parkhaus', 'Einfamilienhaus' for 'Haus') outranked one with the word itself; measured
+ * on the judged set, lay MRR 0.890 -> 0.896, R@10 0.960 -> 0.984, legal unchanged (bench/README). When the typed
+ * words alone fill the pool, the widened forms are not ranked at all, and the count is the typed words' matches, a
+ * floor of the widened ones.
+ */
+function typedWordsFirst(db: Database.Database, groups: TermGroup[], filters: FilterSql): LexicalResult {
+  const widenedExpression = matchExpression(groups, false);
+  const typedExpression = matchExpression(asTyped(groups), false);
+  const typed = lexicalArm(db, typedExpression, filters);
+  if (typedExpression === widenedExpression) return typed;
+  if (!typed.exhaustive) return { ...typed, total: { value: typed.total.value, is_floor: true } };
+  const widened = lexicalArm(db, widenedExpression, filters);
+  const held = new Set(typed.entries.map((entry) => entry.decision_id));
+  const entries = [...typed.entries, ...widened.entries.filter((entry) => !held.has(entry.decision_id))].slice(0, DECISION_POOL);
+  return { entries, total: widened.total, exhaustive: widened.exhaustive };
+}
+
 function hybridRanking(db: Database.Database, args: DecisionFilters, qv: QueryVector | null, plan: SearchPlan, filters: FilterSql): Ranking {
-  const lexical = lexicalArm(db, matchExpression(plan.groups, false), filters);
+  const lexical = typedWordsFirst(db, plan.groups, filters);
   const lexicalIds = new Set(lexical.entries.map((entry) => entry.decision_id));
   const vector = semanticArm(db, qv, args, filters);
   const norms = normArm(db, plan.norms, [...new Set([...lexical.entries, ...vector.entries].map((entry) => entry.decision_id))]);
