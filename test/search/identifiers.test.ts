@@ -50,3 +50,20 @@ test('a query shaped like a file number the scanner may not read finds the decis
     assert.equal(found[0], 'M 28 K 21.6372', query);
   }
 });
+
+test('confidence high only for the first decision of a ranking; later ones answering every word say medium', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'juralite-identifiers-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const db = openCorpus(join(dir, 'corpus.db'));
+  t.after(() => db.close());
+  const files = ['SRCH00000051', 'SRCH00000052'].map((doknr, i) => {
+    const file = join(dir, `${doknr}.xml`);
+    writeFileSync(file, riiXml({ doknr, datum: '20240101', aktenzeichen: `VIII ZR 5${i}/24`, gruende: [{ rn: 1, text: 'Schimmel in der Mietwohnung.' }] }));
+    return file;
+  });
+  await importPaths(db, files);
+  for (const page of [1, 2]) {
+    const answer = await searchDecisions(db, { query: 'Schimmel Mietwohnung', mode: 'keyword', limit: 1, page, bridge: false });
+    assert.deepEqual(answer.results.map((r) => r.confidence), [page === 1 ? 'high' : 'medium'], `page ${page}`);
+  }
+});
