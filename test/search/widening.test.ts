@@ -3,32 +3,17 @@
 // typed ranks above one holding only compounds of it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openCorpus } from '../../src/corpus/open.ts';
-import { importPaths } from '../../src/ingest/import-paths.ts';
 import { tokenize } from '../../src/search/analyze.ts';
 import { searchDecisions } from '../../src/search/decision-search.ts';
 import { compoundsOf } from '../../src/search/query.ts';
-import { riiXml } from '../ingest/helpers.ts';
+import { smallCorpus } from './small-corpus.ts';
 
 test('compounds of a query word, its typed form first in hybrid, auxiliaries as stopwords', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'juralite-widening-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const db = openCorpus(join(dir, 'corpus.db'));
-  t.after(() => db.close());
-  const texts = [
+  const db = await smallCorpus(t, [
     ['SRCH00000041', 'VIII ZR 41/24', 'Das Haus des Klägers wurde beschädigt.'],
     ['SRCH00000042', 'VIII ZR 42/24', 'Im Parkhaus und im Einfamilienhaus, im Hochhaus und im Parkhaus: das ist durchaus ein Wochenendhaus.'],
     ['SRCH00000043', 'VIII ZR 43/24', 'Der Gegenstand, der Umstand und der Sachstand; die Menschenwürde; der Vergleich ist versöhnlich.'],
-  ];
-  const files = texts.map(([doknr, aktenzeichen, text]) => {
-    const file = join(dir, `${doknr}.xml`);
-    writeFileSync(file, riiXml({ doknr, datum: '20240101', aktenzeichen, gruende: [{ rn: 1, text }] }));
-    return file;
-  });
-  await importPaths(db, files);
+  ].map(([doknr, aktenzeichen, text]) => ({ doknr, aktenzeichen, text })));
   const compounds = compoundsOf(db, 'haus');
   assert.ok(compounds.includes('parkhaus') && compounds.includes('einfamilienhaus'), compounds.join(' '));
   assert.deepEqual(compoundsOf(db, 'stand'), ['sachstand'], 'gegen|stand and um|stand are no compounds of Stand');
