@@ -29,11 +29,20 @@ ohne sehr sein seine seinem seinen seiner seines selbst sich sie sind so solche 
 sollte sondern sonst über um und uns unsere unserem unseren unserer unseres unter viel vom von vor während war waren
 warst was weg weil weiter welche welchem welchen welcher welches wenn werde werden wie wieder will wir wird wirst wo
 wollen wollte würde würden zu zum zur zwar zwischen
+wurde wurden worden wäre wären sei seien hätte hätten hast habt darf dürfen durfte konnte konnten müssen mussten
+sollen sollten wollten jedoch sowie bzw vgl insoweit hierzu hiervon hierfür sodass
 `.trim().split(/\s+/u));
+const FOLDED_STOPWORDS = new Set([...STOPWORDS].map(foldWord));
 
 /** Case folding with umlauts and ß folded: what compound lookups and snippets compare. */
+
 export function foldWord(word: string): string {
   return word.toLowerCase().replace(/ß/gu, 'ss').replace(/ä/gu, 'a').replace(/ö/gu, 'o').replace(/ü/gu, 'u');
+}
+
+/** A function word (folded or not): never a term, nor the front of a compound worth finding by its last part. */
+export function isStopword(word: string): boolean {
+  return STOPWORDS.has(word) || FOLDED_STOPWORDS.has(word);
 }
 
 /** True for words that are not worth a term: stopwords and single letters (a digit stays: '§ 1 KSchG'). */

@@ -13,6 +13,8 @@ export interface ChunkText {
   decision: string;
   section: string | null;
   title: string | null;
+  /** The decision's own Aktenzeichen and ECLI (first chunk only): indexed with the title, not pooled into its vector. */
+  identifiers?: string | null;
   text: string;
 }
 
@@ -71,6 +73,7 @@ export function analyzeChunks(chunks: readonly ChunkText[], model: TrainedModel 
       open.title = stems(title);
       open.bag?.addTokens(title, FIELD_WEIGHT.title);
     }
+    if (chunk.identifiers) open.title = [open.title, stems(tokenize(chunk.identifiers))].filter(Boolean).join(' ');
     open.bag?.addTokens(tokens, FIELD_WEIGHT[field]);
     open.chunks++;
   }

@@ -50,25 +50,37 @@ function citationPattern(citation: Citation): RegExp {
 
 interface Matched { ids: string[]; total: number }
 
-function caseMatches(db: Database.Database, citation: CaseCitation, filters: FilterSql): Matched {
+/** The decisions bearing a case citation's Aktenzeichen or ECLI (within the filters), newest first. */
+export function ownDecisions(db: Database.Database, citation: CaseCitation, filters: FilterSql): string[] {
+  return caseMatches(db, citation, filters, false).ids;
+}
+
+/** Court names compared as typed or upper-cased ('OLG BAMBERG' from a query read upper-cased is 'OLG Bamberg'). */
+const courtFold = (court: string) => court.toLocaleUpperCase('de');
+
+function caseMatches(db: Database.Database, citation: CaseCitation, filters: FilterSql, withCiting = true): Matched {
   // A court written in the query ('KG, 7 U 123/18') binds both the decision and the citations of it: another court's
   // decision under the same Aktenzeichen is not the one asked for.
-  const court = !citation.ecli && citation.court && !citation.courtFromRegister ? citation.court : null;
-  const ownSql = citation.ecli
-    ? 'SELECT d.id FROM decisions d WHERE d.ecli = ?'
-    : `SELECT d.id FROM decision_file_numbers f JOIN decisions d ON d.id = f.decision_id WHERE f.az_key = ?${court ? ' AND d.court = ?' : ''}`;
+  const court = !citation.ecli && citation.court && !citation.courtFromRegister ? courtFold(citation.court) : null;
+  const sameCourt = (held: string | null) => court === null || (held !== null && courtFold(held) === court);
   const key = citation.ecli ? citation.ecli.toUpperCase() : azKey(citation.aktenzeichen!);
-  const own = sql<unknown[], { id: string }>(db, `SELECT DISTINCT id FROM (${ownSql})`).all(key, ...(court ? [court] : []))
-    .map((row) => row.id);
+  const ownRows = sql<[string], { id: string; court: string | null }>(db, citation.ecli
+    ? 'SELECT d.id, d.court FROM decisions d WHERE d.ecli = ?'
+    : 'SELECT d.id, d.court FROM decision_file_numbers f JOIN decisions d ON d.id = f.decision_id WHERE f.az_key = ?').all(key);
+  const own = [...new Set(ownRows.filter((row) => sameCourt(row.court)).map((row) => row.id))];
   const ownFiltered = own.length === 0 ? [] : sql<unknown[], { id: string }>(db,
     `SELECT d.id FROM decisions d WHERE d.id IN (SELECT value FROM json_each(?))${filters.where} ORDER BY d.date DESC`)
     .all(JSON.stringify(own), ...filters.params).map((row) => row.id);
-  const target = citation.ecli ? 'e.target_ecli = ?' : `e.target_az_key = ?${court ? ' AND e.target_court = ?' : ''}`;
+  if (!withCiting) return { ids: ownFiltered, total: ownFiltered.length };
+  const edges = sql<[string], { from_decision_id: string; target_court: string | null }>(db, citation.ecli
+    ? `SELECT e.from_decision_id, NULL AS target_court FROM citation_edges e WHERE e.reference_type = 'case' AND e.target_ecli = ?`
+    : `SELECT e.from_decision_id, e.target_court FROM citation_edges e WHERE e.reference_type = 'case' AND e.target_az_key = ?`).all(key);
+  const citingIds = edges.filter((edge) => citation.ecli || sameCourt(edge.target_court)).map((edge) => edge.from_decision_id);
   const citing = sql<unknown[], { id: string }>(db, `
     SELECT d.id FROM decisions d WHERE d.id IN (
-      SELECT e.from_decision_id FROM citation_edges e WHERE e.reference_type = 'case'
-      AND ((${target}) OR e.to_decision_id IN (SELECT value FROM json_each(?))))${filters.where}
-    ORDER BY d.date DESC, d.id`).all(key, ...(court ? [court] : []), JSON.stringify(own), ...filters.params).map((row) => row.id);
+      SELECT value FROM json_each(?) UNION
+      SELECT e.from_decision_id FROM citation_edges e WHERE e.reference_type = 'case' AND e.to_decision_id IN (SELECT value FROM json_each(?)))${filters.where}
+    ORDER BY d.date DESC, d.id`).all(JSON.stringify(citingIds), JSON.stringify(own), ...filters.params).map((row) => row.id);
   const ids = [...new Set([...ownFiltered, ...citing])];
   return { ids, total: ids.length };
 }

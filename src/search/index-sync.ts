@@ -26,7 +26,7 @@ export interface AnalysisThreads {
  * 4: the passage index chunks_fts dropped (no query read it since 3; it doubled the indexing work of an import).
  * 5: search_docs repeats the decision columns that filters read.
  */
-export const SEARCH_INDEX_VERSION = 5;
+export const SEARCH_INDEX_VERSION = 6;
 /** The decision columns search_docs repeats for the filters (schema/corpus.sql). */
 const FILTER_COLUMNS = ['court', 'date', 'document_kind'] as const;
 /** Queue rows read at a time (a batch of chunks ends with whole decisions, see queuedChunkBatches). */
@@ -49,7 +49,7 @@ interface DocFilters { court: string; date: string | null; document_kind: string
 
 interface QueuedChunk {
   chunk_id: number; indexed: number; decision_id: string | null; text: string | null; section: string | null; position: number | null;
-  title: string | null; court: string | null; date: string | null; document_kind: string | null;
+  title: string | null; identifiers: string | null; court: string | null; date: string | null; document_kind: string | null;
 }
 interface QueuedUnit {
   unit_rowid: number; indexed: number; kind: string | null; number: string | null; heading: string | null; text: string | null;
@@ -75,13 +75,21 @@ function flushWords(db: Database.Database, words: Iterable<[string, string]>): v
  * Writes a decision's row of decisions_fts (replacing the one it had); `stored`: the chunks it has. When the analysis
  * did not see them all (only some were re-indexed), the row is made from all of them as stored.
  */
+/**
+ * A decision's own Aktenzeichen and ECLI (`d` names the decision): its title column indexes them beside the title
+ * (search version 6), so a decision is found by its identifiers in every mode, weighted as its title.
+ */
+const OWN_IDENTIFIERS = `concat_ws(' ',
+  (SELECT group_concat(f.aktenzeichen, ' ') FROM decision_file_numbers f WHERE f.decision_id = d.id), d.ecli)`;
+
 function writeDecisionDoc(db: Database.Database, doc: AnalyzedDecision, stored: number, filters: DocFilters): void {
   if (stored === 0) {
     sql(db, 'DELETE FROM search_docs WHERE decision_id = ?').run(doc.id);
     return;
   }
   if (stored !== doc.chunks) {
-    const title = sql<[string], { title: string | null }>(db, 'SELECT title FROM decisions WHERE id = ?').get(doc.id)?.title ?? null;
+    const title = sql<[string], { title: string | null }>(db, `SELECT concat_ws(' ', d.title, ${OWN_IDENTIFIERS}) AS title
+      FROM decisions d WHERE d.id = ?`).get(doc.id)?.title ?? null;
     const lead: string[] = [];
     const body: string[] = [];
     for (const chunk of sql<[string], { text: string; section: string | null }>(db,
@@ -116,7 +124,8 @@ function* queuedChunkBatches(db: Database.Database, size: number): Generator<Chu
   let after = 0;
   for (;;) {
     const rows = sql<[number, number], QueuedChunk>(db, `
-      SELECT q.chunk_id, q.indexed, c.decision_id, c.text, c.section, c.position, d.title, d.court, d.date, d.document_kind
+      SELECT q.chunk_id, q.indexed, c.decision_id, c.text, c.section, c.position,
+        d.title, CASE WHEN c.position = 0 THEN ${OWN_IDENTIFIERS} END AS identifiers, d.court, d.date, d.document_kind
       FROM search_chunk_queue q
       LEFT JOIN chunks c ON c.id = q.chunk_id LEFT JOIN decisions d ON d.id = c.decision_id
       WHERE q.chunk_id > ? ORDER BY q.chunk_id LIMIT ?`).all(after, size);
@@ -133,7 +142,7 @@ function* queuedChunkBatches(db: Database.Database, size: number): Generator<Chu
       if (row.text === null) continue;
       batch.filters.set(row.decision_id!, { court: row.court!, date: row.date, document_kind: row.document_kind });
       batch.chunks.push({ decision: row.decision_id!, section: row.section, text: row.text,
-        title: row.position === 0 ? row.title : null });
+        title: row.position === 0 ? row.title : null, identifiers: row.identifiers });
     }
     after = batch.last;
     yield batch;
@@ -323,20 +332,12 @@ export function addSearchDocFilterColumns(db: Database.Database): void {
 }
 
 /**
- * Brings a search index of an older version up to this one: versions 3 and 4 keep their analysis (3 loses its passage
- * index) and have the filter columns of search_docs filled; any older one is indexed anew.
+ * Brings a search index of an older version up to this one: indexed anew. (Versions 3 and 4 were brought to 5 without
+ * re-indexing; version 6 indexes each decision's own Aktenzeichen and ECLI in its title column, which needs every
+ * decision's row written again.)
  */
-export function upgradeSearchIndex(db: Database.Database, from: string | undefined): void {
-  if (from === '3' || from === '4') {
-    db.transaction(() => {
-      db.exec(`DROP TABLE IF EXISTS chunks_fts;
-        UPDATE search_docs SET (${FILTER_COLUMNS.join(', ')}) =
-          (SELECT ${FILTER_COLUMNS.join(', ')} FROM decisions d WHERE d.id = search_docs.decision_id)`);
-      recordSearchIndexVersion(db);
-    })();
-  } else {
-    rebuildSearchIndex(db);
-  }
+export function upgradeSearchIndex(db: Database.Database, _from: string | undefined): void {
+  rebuildSearchIndex(db);
 }
 
 /** Queues every chunk and law unit for indexing, the indexes emptied (what a rebuild then drains). */

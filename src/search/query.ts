@@ -3,7 +3,7 @@
 // is read as words, never as syntax.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
-import { tokenize, type Token } from './analyze.ts';
+import { isStopword, tokenize, type Token } from './analyze.ts';
 
 /** One word of the query and the index terms it stands for. */
 export interface QueryTerm {
@@ -39,6 +39,16 @@ const reversed = (word: string) => [...word].reverse().join('');
 const COMPOUND_LOOKUP = `${ENDINGS.map((_, i) => `SELECT * FROM (SELECT ${i} AS ending, rev, stem FROM search_words
   WHERE rev >= ? AND rev < ? AND length(rev) >= ? LIMIT ${COMPOUNDS_PER_TERM})`).join(' UNION ALL ')} ORDER BY ending, rev`;
 
+/**
+ * Whether the part of a compound in front of the query word (reversed, as search_words holds it) can be a word of its
+ * own: four letters at least, a linking s or n aside, and no function word ('gegen|stand', 'um|stand', 'ver|söhn').
+ */
+function frontIsWord(frontReversed: string): boolean {
+  const front = reversed(frontReversed);
+  const stripped = front.replace(/(?<=\p{L}{4})(?:es|s|en|n)$/u, '');
+  return stripped.length >= 4 && !isStopword(front) && !isStopword(stripped);
+}
+
 /** Stems of indexed compounds whose last part is the word of `stem` (longer by at least three letters). */
 export function compoundsOf(db: Database.Database, stem: string): string[] {
   if (stem.length < COMPOUND_STEM_MIN || /\d/u.test(stem)) return [];
@@ -47,7 +57,8 @@ export function compoundsOf(db: Database.Database, stem: string): string[] {
     return [key, `${key}\uffff`, key.length + 3];
   });
   const found = new Set<string>();
-  for (const row of sql<(string | number)[], { stem: string }>(db, COMPOUND_LOOKUP).all(...ranges)) {
+  for (const row of sql<(string | number)[], { ending: number; rev: string; stem: string }>(db, COMPOUND_LOOKUP).all(...ranges)) {
+    if (!frontIsWord(row.rev.slice(stem.length + ENDINGS[row.ending]!.length))) continue;
     if (row.stem !== stem && !row.stem.startsWith(stem)) found.add(row.stem);
     if (found.size >= COMPOUNDS_PER_TERM) break;
   }
@@ -64,8 +75,8 @@ export function termsOf(db: Database.Database | null, tokens: Token[]): QueryTer
     const numeric = /\d/u.test(token.stem);
     terms.push({
       stem: token.stem,
-      prefix: !numeric && token.stem.length >= PREFIX_MIN,
-      compounds: db ? compoundsOf(db, token.stem) : [],
+      prefix: !process.env.JL_NOPREFIX && !numeric && token.stem.length >= PREFIX_MIN,
+      compounds: db && !process.env.JL_NOCOMP ? compoundsOf(db, token.stem) : [],
     });
   }
   return terms;

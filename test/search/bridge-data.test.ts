@@ -25,7 +25,7 @@ interface Lexicon {
 }
 interface Query {
   id: string;
-  kind: 'lay' | 'legal';
+  kind: 'lay' | 'legal' | 'identifier';
   query: string;
   relevant_decisions: string[];
   relevant_law_units: string[];
@@ -131,17 +131,18 @@ test('bridge: abstains on legal-register queries', () => {
 
 // ---------------------------------------------------------------- the relevance set
 
-test('relevance set: at least 60 queries, half lay and half legal, at least 45 answerable from fixtures', () => {
-  assert.equal(relevance.version, 1);
+test('relevance set: at least 120 queries, lay, legal and identifiers, at least 45 answerable from fixtures', () => {
+  assert.equal(relevance.version, 2);
   assert.ok(relevance.note.length > 0);
   const qs = relevance.queries;
-  assert.ok(qs.length >= 60, `${qs.length} queries`);
+  assert.ok(qs.length >= 120, `${qs.length} queries`);
   assert.equal(new Set(qs.map((q) => q.id)).size, qs.length, 'ids unique');
   assert.equal(new Set(qs.map((q) => q.query)).size, qs.length, 'queries unique');
   const lay = qs.filter((q) => q.kind === 'lay').length;
   const legal = qs.filter((q) => q.kind === 'legal').length;
-  assert.equal(lay + legal, qs.length);
-  assert.equal(lay, legal, `${lay} lay, ${legal} legal`);
+  const identifiers = qs.filter((q) => q.kind === 'identifier').length;
+  assert.equal(lay + legal + identifiers, qs.length);
+  assert.ok(Math.min(lay, legal, identifiers) >= 40, `${lay} lay, ${legal} legal, ${identifiers} identifiers`);
   assert.ok(qs.filter((q) => q.source === 'fixtures').length >= 45);
   for (const q of qs) {
     assert.match(q.id, /^q\d{2,3}$/u);
@@ -156,8 +157,10 @@ test('relevance set: at least 60 queries, half lay and half legal, at least 45 a
 test('relevance set: lay queries carry a lay term of the bridge and no § sign; legal queries carry none', () => {
   for (const q of relevance.queries) {
     const found = layTermsIn(q.query);
+    if (q.kind === 'identifier') continue;
     if (q.kind === 'lay') {
-      assert.ok(found.length > 0, `${q.id} "${q.query}": no lay term of the bridge`);
+      // Version 2's lay queries (q131 on) are written as people type, bridge term or not.
+      if (Number(q.id.slice(1)) <= 80) assert.ok(found.length > 0, `${q.id} "${q.query}": no lay term of the bridge`);
       assert.ok(!q.query.includes('§'), `${q.id}: § in a lay query`);
     } else {
       assert.deepEqual(found, [], `${q.id} "${q.query}": a legal query must make the bridge abstain`);
@@ -245,6 +248,24 @@ function sharedDecisionIds(): Set<string> {
       if (court) ids.add(`az:${court}|${nbsp(c.date).slice(0, 10)}|${nbsp(c.file_number)}`);
     }
   }
+  // Court pages (bench/relevance-corpus.ts imports them): an ECLI named in the manifest or a BVerwG page's file name,
+  // upper-cased as the corpus stores it; a Bavarian page's court, date and Aktenzeichen from its title.
+  const pages = sharedData('decisions/court_websites/MANIFEST.jsonl');
+  for (const line of existsSync(pages) ? readFileSync(pages, 'utf8').split('\n').filter(Boolean) : []) {
+    const page = JSON.parse(line) as { path: string; title: string; ecli_found: string[] };
+    for (const ecli of page.ecli_found) ids.add(`ecli:${ecli.toUpperCase()}`);
+    const name = page.path.split('/').pop()!.replace(/\.html$/u, '');
+    if (page.path.includes('Bundesverwaltungsgerichts')) ids.add(`ecli:ECLI:DE:BVERWG:20${name.slice(4, 6)}:${name}`.toUpperCase());
+    const head = /- (.+?), \p{L}+ v\. (\d{2})\.(\d{2})\.(\d{4}) – (.+)$/u.exec(page.title);
+    if (head) ids.add(`az:${head[1].replace(/^VGH München$/u, 'VGH Bayern')}|${head[4]}-${head[3]}-${head[2]}|${head[5]}`);
+  }
+  const bayern = sharedData('decisions/bayern_xml');
+  for (const f of existsSync(bayern) ? readdirSync(bayern) : []) {
+    const xml = readFileSync(join(bayern, f), 'utf8');
+    const tag = (name: string) => new RegExp(`<${name}[^>]*>([^<]+)</${name}>`, 'u').exec(xml)?.[1].trim();
+    ids.add(`az:${tag('gertyp')} ${tag('gerort')}|${tag('entsch-datum')}|${tag('aktenzeichen')}`);
+  }
+  for (const id of [...ids]) if (id.startsWith('ecli:')) ids.add(id.toUpperCase().replace(/^ECLI:/u, 'ecli:'));
   return ids;
 }
 

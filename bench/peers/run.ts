@@ -1,0 +1,133 @@
+/**
+ * The peer bench of issue [ranking]: the judged set (bench/search-relevance.json) over the relevance corpus
+ * (bench/relevance-corpus.ts), scored for juralite (every mode) and, on the same decisions, for
+ *   - Xapian with its defaults (BM25, German stemmer, words OR'd; Debian python3-xapian, /usr/bin/python3), and
+ *   - PostgreSQL full-text search (the `german` configuration, the query's words OR'd, ranked by ts_rank; a throwaway
+ *     cluster in a temp dir on 127.0.0.1, removed at the end),
+ * printed side by side (MRR@10, R@1, R@10 per kind and mode) in one run. Never part of `npm test`.
+ *
+ *   node bench/peers/run.ts [--no-postgres] [--no-xapian]
+ *
+ * Needs ../shared/data. Installs python3-xapian and postgresql with apt where missing (as root), and says so.
+ * Each peer indexes what juralite holds of a decision: its Aktenzeichen, ECLI, title, Leitsatz/Tenor and the rest.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { hasSharedData } from '../../test/helpers/shared-data.ts';
+import { printTable, stats } from '../lib.ts';
+import { exportDocs, relevanceCorpus, RELEVANCE_DOCS } from '../relevance-corpus.ts';
+import { HEADER, judgedKeys, judgedSet, juraliteRows, scoreRows, type Query } from '../search-relevance.ts';
+
+const PYTHON = '/usr/bin/python3';
+const XAPIAN_SCRIPT = fileURLToPath(new URL('./xapian-rank.py', import.meta.url));
+
+/** Installs a Debian package when `present` says it is missing. */
+function ensurePackage(name: string, present: () => boolean): boolean {
+  if (present()) return true;
+  console.log(`peers: ${name} is missing; installing it with apt-get (needs root)`);
+  const update = spawnSync('apt-get', ['update'], { stdio: 'inherit' });
+  const install = update.status === 0 ? spawnSync('apt-get', ['install', '-y', name], { stdio: 'inherit' }) : update;
+  if (install.status !== 0 || !present()) {
+    console.log(`peers: could not install ${name}; its rows are left out`);
+    return false;
+  }
+  return true;
+}
+
+const hasXapian = () => spawnSync(PYTHON, ['-c', 'import xapian'], { stdio: 'ignore' }).status === 0;
+const pgBin = (): string | null => {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return null;
+  const version = readdirSync(root).sort().at(-1);
+  return version && existsSync(join(root, version, 'bin/initdb')) ? join(root, version, 'bin') : null;
+};
+
+/** Ranked keys per query id from Xapian, and its in-process time per query. */
+function xapianRanking(queries: Query[]): { ranked: Map<string, string[]>; timing: number[] } {
+  const dir = mkdtempSync(join(tmpdir(), 'juralite-xapian-'));
+  try {
+    writeFileSync(join(dir, 'queries.json'), JSON.stringify(queries.map((q) => ({ id: q.id, query: q.query }))));
+    execFileSync(PYTHON, [XAPIAN_SCRIPT, RELEVANCE_DOCS, join(dir, 'queries.json'), join(dir, 'out.json')], { stdio: 'inherit' });
+    const out = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')) as Record<string, string[]> & { _timing_ms: number[] };
+    return { ranked: new Map(queries.map((q) => [q.id, out[q.id] ?? []])), timing: out._timing_ms };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Ranked keys per query id from PostgreSQL FTS in a throwaway cluster. */
+async function postgresRanking(bin: string, queries: Query[]): Promise<{ ranked: Map<string, string[]>; timing: number[] }> {
+  const dir = mkdtempSync(join(tmpdir(), 'juralite-pg-'));
+  const data = join(dir, 'data');
+  const port = 54000 + (process.pid % 1000);
+  const asPostgres = (args: string[]) => execFileSync('runuser', ['-u', 'postgres', '--', ...args], { stdio: 'pipe' });
+  try {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+    chownSync(dir, uid, gid);
+    asPostgres([join(bin, 'initdb'), '-D', data, '-A', 'trust', '-U', 'postgres', '--encoding=UTF8', '--locale=C.UTF-8']);
+    asPostgres([join(bin, 'pg_ctl'), '-D', data, '-l', join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, 'start']);
+    const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
+    await client.connect();
+    try {
+      await client.query('CREATE TABLE docs (key text, tsv tsvector)');
+      for (const line of readFileSync(RELEVANCE_DOCS, 'utf8').split('\n').filter(Boolean)) {
+        const d = JSON.parse(line) as Record<string, string | null>;
+        const text = [d.aktenzeichen, d.ecli, d.title, d.lead, d.body].filter(Boolean).join('\n');
+        await client.query(`INSERT INTO docs VALUES ($1, to_tsvector('german', $2))`, [d.key, text]);
+      }
+      await client.query('CREATE INDEX ON docs USING gin (tsv)');
+      const ranked = new Map<string, string[]>();
+      const timing: number[] = [];
+      for (const q of queries) {
+        const start = performance.now();
+        // plainto_tsquery's words (stemmed, stopwords out), OR'd.
+        const { rows } = await client.query(`WITH q AS (SELECT replace(plainto_tsquery('german', $1)::text, '&', '|') AS t)
+          SELECT key FROM docs, q WHERE q.t <> '' AND tsv @@ q.t::tsquery ORDER BY ts_rank(tsv, q.t::tsquery) DESC, key LIMIT 10`, [q.query]);
+        timing.push(performance.now() - start);
+        ranked.set(q.id, rows.map((r: { key: string }) => r.key));
+      }
+      return { ranked, timing };
+    } finally {
+      await client.end();
+    }
+  } finally {
+    try {
+      asPostgres([join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', 'stop']);
+    } catch { /* not started */ }
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (!hasSharedData) {
+  console.log('peers: ../shared/data not found; nothing to compare');
+  process.exit(0);
+}
+const db = await relevanceCorpus();
+const docs = exportDocs(db);
+const queries = judgedSet.queries;
+console.log(`peer bench: ${queries.length} judged queries over ${docs} decisions, node ${process.version}`);
+// A peer's key is the export's (one per decision); the judged set may name a decision by another of its keys.
+const keysOf = new Map([...judgedKeys(db).values()].map((keys) => [keys.find((k) => k.startsWith('ecli:ECLI') || /^JURA/u.test(k)) ?? keys[0]!, keys]));
+const exportKey = new Map<string, string[]>();
+for (const line of readFileSync(RELEVANCE_DOCS, 'utf8').split('\n').filter(Boolean)) {
+  const key = (JSON.parse(line) as { key: string }).key;
+  exportKey.set(key, [...new Set([key, ...(keysOf.get(key) ?? [])])]);
+}
+const peerRows = async (engine: string, run: { ranked: Map<string, string[]>; timing: number[] }) => {
+  const rows = await scoreRows(engine, 'OR', queries, async (q) => (run.ranked.get(q.id) ?? []).map((key) => exportKey.get(key) ?? [key]));
+  const s = stats(run.timing);
+  console.log(`${engine}: ${run.timing.length} queries, p50 ${s.p50.toFixed(3)} ms, p95 ${s.p95.toFixed(3)} ms (${engine === 'Xapian' ? 'in-process' : 'client round trip'}, 174 decisions)`);
+  return rows;
+};
+const rows: (string | number)[][] = [];
+if (!process.argv.includes('--no-xapian') && ensurePackage('python3-xapian', hasXapian)) rows.push(...await peerRows('Xapian', xapianRanking(queries)));
+if (!process.argv.includes('--no-postgres') && ensurePackage('postgresql', () => pgBin() !== null)) rows.push(...await peerRows('PostgreSQL', await postgresRanking(pgBin()!, queries)));
+rows.push(...(await juraliteRows(db, queries)).rows);
+console.log('');
+printTable([HEADER, ...rows.sort((a, b) => ['legal', 'lay', 'identifier'].indexOf(String(a[2])) - ['legal', 'lay', 'identifier'].indexOf(String(b[2])))]);
+db.close();
