@@ -16,6 +16,9 @@ test('every operation states its price in words that begin with what price() cha
   const plainest: Record<string, Record<string, unknown>> = {
     check_citations: { text: 'x'.repeat(100) },
     create_datapackage: { ids: ['a'] },
+    get_account: {},
+    get_decision_text_citations: { id: 'a' },
+    get_law_unit: { law: 'BGB', unit: '823' },
     get_citation_check: { check_id: 'c' },
     get_citation_document: { document_id: 'd' },
     get_citation_graph: { id: 'a', depth: 1 },
