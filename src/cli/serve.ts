@@ -91,9 +91,9 @@ export async function serve(options: { corpusPath: string; statePath: string; da
   // Logging and metrics settings are checked before anything is built or opened.
   const settings = observabilitySettings(process.env, options.metrics);
   checkDataFiles(options);
+  await requireKnownHost(options.host);
   // Client text lives here (state, uploads, backups beside it): the directory is this user's alone when serve makes it.
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-  await requireKnownHost(options.host);
   if (options.demo) await buildDemoCorpus(options.corpusPath);
   if (existsSync(options.corpusPath) && corpusNeedsUpgrade(options.corpusPath)) {
     console.log(`juralite: upgrading ${options.corpusPath} to this release (citation graph, search indexes and vectors; `
