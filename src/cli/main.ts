@@ -56,7 +56,7 @@ async function runCommand({ name, words }: CommandLine, flags: Flags): Promise<n
     case 'serve':
       // With no --db, a missing corpus is built from the demo fixtures (npm start on a fresh clone); the executable
       // ships its corpus beside it instead.
-      await serve({ ...paths, ...listenAddress(flags), demo: flags.db === undefined && !IS_EXECUTABLE });
+      await serve({ ...paths, ...listenAddress(flags), demo: flags.db === undefined });
       return -1; // keeps running
     case 'import': {
       const started = performance.now();

@@ -1,7 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { lookup } from 'node:dns/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describeSummary, importCommand } from './import.ts';
 import { corpusNeedsUpgrade, upgradeCorpus } from '../corpus/open.ts';
 import { openServices, listen, closeServices } from '../server.ts';
@@ -11,6 +10,7 @@ import { ABILITIES, createToken } from '../accounts/tokens.ts';
 import type { StateDb } from '../accounts/state-db.ts';
 import { UsageError, type Flags } from './flags.ts';
 import { requireDatabaseOrNothing, requireNoFileAt } from './files.ts';
+import { withDemoFixtures } from '../runtime/demo-fixtures.ts';
 
 /**
  * On the first start against an empty state database: a local organization and an all-abilities token, printed once
@@ -33,16 +33,15 @@ function bootstrapLocalAccount(state: StateDb, dataDir: string): void {
   console.log(`juralite: the token is stored in ${tokenFile} (mode 0600)`);
 }
 
-/** The demo corpus: built from fixtures/ on first start when no corpus exists (running from a checkout). */
-const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
-
+/** The demo corpus: built on first start when no corpus exists, from fixtures/ (a checkout) or from the executable. */
 async function buildDemoCorpus(corpusPath: string): Promise<void> {
-  if (existsSync(corpusPath) || !existsSync(FIXTURES)) return;
-  console.log(`juralite: no corpus at ${corpusPath}; building the demo corpus from ${FIXTURES} ...`);
-  const started = performance.now();
-  const sources = ['laws', 'decisions'].map((folder) => join(FIXTURES, folder)).filter((folder) => existsSync(folder));
-  const { summary } = await importCommand(corpusPath, sources);
-  console.log(describeSummary(summary, (performance.now() - started) / 1000));
+  if (existsSync(corpusPath)) return;
+  await withDemoFixtures(async (folders, where) => {
+    console.log(`juralite: no corpus at ${corpusPath}; building the demo corpus from ${where} ...`);
+    const started = performance.now();
+    const { summary } = await importCommand(corpusPath, folders);
+    console.log(describeSummary(summary, (performance.now() - started) / 1000));
+  });
 }
 
 /** --host and --port, checked before anything is built or opened. */
