@@ -44,12 +44,13 @@ async function buildDemoCorpus(corpusPath: string): Promise<void> {
   });
 }
 
-/** --host and --port, checked before anything is built or opened. */
-export function listenAddress(flags: Flags): { host: string; port: number } {
-  const host = ((flags.host as string | undefined) ?? '127.0.0.1').trim();
-  if (host === '') throw new UsageError('--host must not be empty');
-  const port = (flags.port as string | undefined) ?? '8080';
-  if (!/^\d{1,5}$/u.test(port) || Number(port) > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535, not "${port}"`);
+/** --host and --port (else $JURALITE_HOST and $JURALITE_PORT), checked before anything is built or opened. */
+export function listenAddress(flags: Flags, env: NodeJS.ProcessEnv = process.env): { host: string; port: number } {
+  const [hostName, hostValue] = flags.host !== undefined ? ['--host', flags.host as string] : ['JURALITE_HOST', env.JURALITE_HOST || '127.0.0.1'];
+  const host = hostValue.trim();
+  if (host === '') throw new UsageError(`${hostName} must not be empty`);
+  const [portName, port] = flags.port !== undefined ? ['--port', flags.port as string] : ['JURALITE_PORT', env.JURALITE_PORT || '8080'];
+  if (!/^\d{1,5}$/u.test(port) || Number(port) > 65535) throw new UsageError(`${portName} must be a whole number from 0 to 65535, not "${port}"`);
   return { host, port: Number(port) };
 }
 

@@ -21,9 +21,9 @@ function juralite(args: string[], options: { cwd?: string; node?: string } = {})
 test('a group without its action, or with an unknown one, is a usage error that leaves no data directory behind', (t) => {
   const dir = tempDir(t);
   for (const [args, message] of [
-    [['token'], /^juralite: token needs an action: create or revoke$/m],
-    [['user'], /^juralite: user needs an action: create, verify or enable-2fa$/m],
-    [['org', 'delete'], /^juralite: unknown action "delete" for org; choose create$/m],
+    [['token'], /^juralite: token needs an action: create, list or revoke$/m],
+    [['user'], /^juralite: user needs an action: create, list, verify or enable-2fa$/m],
+    [['org', 'delete'], /^juralite: unknown action "delete" for org; choose create or list$/m],
     [['frobnicate'], /^juralite: unknown command "frobnicate"$/m],
   ] as [string[], RegExp][]) {
     const result = juralite(args, { cwd: dir });
