@@ -53,7 +53,7 @@ async function runCommand({ name, words }: CommandLine, flags: Flags, env: NodeJ
       const { listenAddress, serve } = await import('./serve.ts');
       // With no corpus named, a missing corpus is built from the demo fixtures (npm start on a fresh clone; the
       // executable carries them).
-      await serve({ ...paths, ...listenAddress(flags, env), demo: flags.db === undefined && env.JURALITE_DB === undefined });
+      await serve({ ...paths, ...listenAddress(flags, env), demo: flags.db === undefined && !env.JURALITE_DB });
       return -1; // keeps running
     }
     case 'import': {
