@@ -53,7 +53,7 @@ const CHECK_TEXT = `Die Klausel ist unwirksam; vgl. BGH, Urteil vom 23. Juni 200
 function servingUrl(child: ChildProcess): Promise<string> {
   let output = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "serving" line:\n${output}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`no "serving" line:\n${output}`)), 60_000);
     const read = (chunk: Buffer) => {
       output += chunk;
       const match = /serving (http:\/\/\S+)\/api\/v1/.exec(output);
@@ -75,7 +75,7 @@ async function stop(child: ChildProcess): Promise<void> {
   await new Promise((resolve) => child.once('exit', resolve));
 }
 
-test('the executable, alone in a folder without Node, imports, serves, checks, extracts and speaks MCP', { skip: SKIP, timeout: 170_000 }, async (t) => {
+test('the executable, alone in a folder without Node, imports, serves, checks, extracts and speaks MCP', { skip: SKIP, timeout: 300_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'juralite-exe-'));
   let server: ChildProcess | undefined;
   t.after(async () => {
