@@ -1,33 +1,35 @@
 // `npm run build:exe`: the standalone executable, offline.
-//   node scripts/build-exe.ts [--target linux-x64] [--out dist] [--no-corpus]
+//   node scripts/build-exe.ts [--target linux-x64] [--out dist] [--no-demo]
 // 1. esbuild bundles the application and wraps it in the SEA main script (scripts/exe-bundle.ts);
-// 2. pkg's SEA mode injects that script into Node 24's binary from the npm registry: pkg's cache is filled with the
-//    binary first (scripts/exe-node-binary.ts), in a home of the build's own, so pkg downloads nothing;
-// 3. better-sqlite3's addon and the sqlite-vec extension go beside the executable (scripts/exe-native-files.ts);
-// 4. the demo corpus is imported from fixtures/ into OUT/corpus.db, as `npm start` builds it.
+// 2. better-sqlite3's addon and the sqlite-vec extension become SEA assets, gzipped, with their hashes
+//    (scripts/exe-native-files.ts; src/runtime/native-cache.ts unpacks them at run time), and so do the demo
+//    corpus's sources (scripts/exe-assets.ts: `serve` imports them where no corpus is, as `npm start` does);
+// 3. Node's own SEA tools make the blob (`node --experimental-sea-config`, with .node24's Node: blob and binary must
+//    be of one version) and postject injects it into a copy of Node 24's binary from the npm registry
+//    (scripts/exe-node-binary.ts). Nothing is downloaded from nodejs.org;
 // docs/install.md describes the result and the other targets.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
 import { bundleApplication, bundleSeaMain } from './exe-bundle.ts';
-import { copyNativeFiles } from './exe-native-files.ts';
-import { fillPkgCache, hostNode, targetNode } from './exe-node-binary.ts';
-import { executableName, hostTarget, isHost, parseTarget, pkgTarget, targetName, TARGETS } from './exe-target.ts';
+import { dataAssets } from './exe-assets.ts';
+import { nativeAssets } from './exe-native-files.ts';
+import { hostNode, targetNode } from './exe-node-binary.ts';
+import { executableName, hostTarget, isHost, parseTarget, targetName, TARGETS } from './exe-target.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const { values: options } = parseArgs({
   options: {
     target: { type: 'string' },
     out: { type: 'string', default: 'dist' },
-    'no-corpus': { type: 'boolean', default: false },
+    'no-demo': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
 if (options.help) {
-  console.log(`node scripts/build-exe.ts [--target ${TARGETS.join('|')}] [--out DIR] [--no-corpus]`);
+  console.log(`node scripts/build-exe.ts [--target ${TARGETS.join('|')}] [--out DIR] [--no-demo]`);
   process.exit(0);
 }
 
@@ -35,7 +37,7 @@ const host = hostTarget();
 if (!host) throw new Error(`build-exe: cannot build on ${process.platform}-${process.arch} (no Node package for it)`);
 const target = options.target ? parseTarget(options.target) : host;
 const outDir = resolve(root, options.out);
-// The caches (pkg's, the packages of other targets) stay between builds; each build's own files go in `run`, so
+// The cache (the packages of other targets) stays between builds; each build's own files go in `run`, so
 // that two builds at once (a test and a developer) do not write the same file.
 const cache = join(root, '.tmp', 'exe-build', targetName(target));
 mkdirSync(cache, { recursive: true });
@@ -43,6 +45,8 @@ const run = mkdtempSync(join(cache, 'run-'));
 process.on('exit', () => rmSync(run, { recursive: true, force: true }));
 mkdirSync(outDir, { recursive: true });
 const started = performance.now();
+/** The executable's size limit (issue 31): Node's binary is about 127 MB of it. */
+const SIZE_LIMIT = 140e6;
 const step = (text: string) => console.log(`build-exe: ${text} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
 
 // 1. The JavaScript.
@@ -50,38 +54,48 @@ const seaMain = join(run, 'sea-main.cjs');
 await bundleSeaMain(root, await bundleApplication(root, target.platform), seaMain);
 step(`bundled ${relative(root, seaMain)}, ${(statSync(seaMain).size / 1e6).toFixed(1)} MB`);
 
-// 2. The executable. pkg runs on .node24's binary: for a target other than the host, pkg makes the SEA blob with the
-//    Node running it, which must be of exactly the target's version.
-const node = hostNode(root, host);
-const pkgHome = join(cache, 'pkg-home');
-fillPkgCache(pkgHome, target, node.version, targetNode(root, target, node, join(cache, 'packages')));
-const built = join(run, executableName(target));
-const pkgBin = join(createRequire(join(root, 'package.json')).resolve('@yao-pkg/pkg/package.json'), '..', 'lib-es5', 'bin.js');
-execFileSync(node.binary, [pkgBin, '--sea', '-t', pkgTarget(target, node.version), '-o', built, seaMain], {
-  cwd: run,
-  stdio: 'inherit',
-  env: { ...process.env, HOME: pkgHome, USERPROFILE: pkgHome, PKG_CACHE_PATH: join(pkgHome, 'pkg-fetch') },
-});
-const executable = join(outDir, executableName(target));
-chmodSync(built, 0o755);
-renameSync(built, executable);
-step(`${relative(root, executable)}: Node ${node.version} for ${targetName(target)}, ${(statSync(executable).size / 1e6).toFixed(1)} MB`);
-
-// 3. The native files beside it.
+// 2. The native files and the data, as assets.
 const vecVersion = JSON.parse(readFileSync(join(root, 'node_modules', 'sqlite-vec', 'package.json'), 'utf8')).version as string;
-for (const file of copyNativeFiles(root, target, outDir, join(cache, 'packages'), vecVersion)) step(`${relative(root, file)}`);
+const native = nativeAssets(root, target, run, join(cache, 'packages'), vecVersion);
+const assets = { ...native.assets, ...dataAssets(root, run, { demo: !options['no-demo'] }) };
+step(`assets inside: ${Object.keys(assets).join(', ')}; native files ${(native.bytes / 1e6).toFixed(1)} MB gzipped`);
 
-// 4. The demo corpus, imported by the sources (any target) into a new file, then put in place. The rollback journal
-//    makes it one self-contained file that read-only servers can open even where they cannot write beside it.
-if (!options['no-corpus']) {
-  const fresh = join(run, 'corpus.db');
-  execFileSync(process.execPath, [join(root, 'bin', 'juralite'), 'import', '--db', fresh, join(root, 'fixtures', 'laws'), join(root, 'fixtures', 'decisions')], { stdio: 'inherit' });
-  const db = new Database(fresh);
-  db.pragma('journal_mode = DELETE');
-  db.close();
-  renameSync(fresh, join(outDir, 'corpus.db'));
-  step(`${relative(root, join(outDir, 'corpus.db'))}: the demo corpus`);
+// 3. The executable: the blob made by .node24's Node (of exactly the target binary's version), injected into a copy
+//    of the target's binary. The sentinel fuse is the one Node's binary carries (docs: single-executable-applications).
+const node = hostNode(root, host);
+const blob = join(run, 'sea-prep.blob');
+const seaConfig = join(run, 'sea-config.json');
+writeFileSync(seaConfig, JSON.stringify({
+  main: seaMain, output: blob, disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: false, assets,
+}));
+execFileSync(node.binary, ['--experimental-sea-config', seaConfig], { cwd: run, stdio: 'pipe' }); // its output is in the error if it fails
+const built = join(run, executableName(target));
+copyFileSync(targetNode(root, target, node, join(cache, 'packages')), built);
+chmodSync(built, 0o755);
+// postject is pkg's dependency (@yao-pkg/pkg, a devDependency), resolved through it.
+const pkgRequire = createRequire(createRequire(join(root, 'package.json')).resolve('@yao-pkg/pkg/package.json'));
+const { inject } = pkgRequire('postject') as {
+  inject(file: string, resource: string, data: Buffer, options: { sentinelFuse: string; machoSegmentName?: string; overwrite: boolean }): Promise<void>;
+};
+// LIEF, inside postject, warns about the ELF note sections it renames while making room for the blob; harmless (pkg
+// drops the same lines), so exactly those lines are dropped.
+const write = process.stderr.write;
+process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => /^warning: Can't find string offset for section name '\.note/.test(String(chunk))
+  || Reflect.apply(write, process.stderr, [chunk, ...rest])) as typeof process.stderr.write;
+try {
+  await inject(built, 'NODE_SEA_BLOB', readFileSync(blob), {
+    sentinelFuse: 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
+    machoSegmentName: target.platform === 'darwin' ? 'NODE_SEA' : undefined,
+    overwrite: true,
+  });
+} finally {
+  process.stderr.write = write;
 }
+const executable = join(outDir, executableName(target));
+renameSync(built, executable);
+const size = statSync(executable).size;
+step(`${relative(root, executable)}: Node ${node.version} for ${targetName(target)}, ${(size / 1e6).toFixed(1)} MB (limit ${SIZE_LIMIT / 1e6} MB)`);
+if (size > SIZE_LIMIT) throw new Error(`build-exe: ${executable} is ${(size / 1e6).toFixed(1)} MB, over the limit of ${SIZE_LIMIT / 1e6} MB`);
 
 // The executable answers before it is called built (only where it can run).
 if (isHost(target)) {

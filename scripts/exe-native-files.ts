@@ -1,8 +1,11 @@
-// The native files that go beside the executable (dlopen needs real files): better-sqlite3's addon and the
-// sqlite-vec extension, for the target, under the names src/runtime/executable.ts looks for.
-import { copyFileSync, existsSync } from 'node:fs';
+// The native files the executable carries inside as SEA assets (src/runtime/native-cache.ts unpacks them once to a
+// cache directory, since dlopen needs real files): better-sqlite3's addon and the sqlite-vec extension, for the
+// target, gzipped, with a manifest of their names and SHA-256 hashes.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { NATIVE_FILES } from '../src/runtime/executable.ts';
+import { NATIVE_MANIFEST_ASSET, sha256, type NativeManifest } from '../src/runtime/native-cache.ts';
 import { unpackNpmPackage } from './exe-node-binary.ts';
 import { betterSqlitePrebuild, isHost, sqliteVecPackage, targetName, type ExeTarget } from './exe-target.ts';
 
@@ -23,12 +26,31 @@ function vecExtension(root: string, target: ExeTarget, cacheDir: string, version
   return join(unpackNpmPackage(`${sqliteVecPackage(target)}@${version}`, cacheDir), file);
 }
 
-/** Copies both files into `outDir`; returns their paths there. */
-export function copyNativeFiles(root: string, target: ExeTarget, outDir: string, cacheDir: string, vecVersion: string): string[] {
-  const copies: [string, string][] = [
-    [betterSqliteAddon(root, target), join(outDir, NATIVE_FILES.betterSqlite3)],
-    [vecExtension(root, target, cacheDir, vecVersion), join(outDir, NATIVE_FILES.vecExtension(target.platform))],
+/**
+ * Writes the gzipped native files and their manifest into `runDir`; returns the SEA assets (key -> file) and the
+ * total size of the gzipped files.
+ */
+export function nativeAssets(root: string, target: ExeTarget, runDir: string, cacheDir: string, vecVersion: string): { assets: Record<string, string>; bytes: number } {
+  const sources: [string, string][] = [
+    [NATIVE_FILES.betterSqlite3, betterSqliteAddon(root, target)],
+    [NATIVE_FILES.vecExtension(target.platform), vecExtension(root, target, cacheDir, vecVersion)],
   ];
-  for (const [from, to] of copies) copyFileSync(from, to);
-  return copies.map(([, to]) => to);
+  const assets: Record<string, string> = {};
+  const files: NativeManifest['files'] = [];
+  let bytes = 0;
+  for (const [name, source] of sources) {
+    const content = readFileSync(source);
+    const packed = gzipSync(content, { level: 9 });
+    const asset = `native/${name}.gz`;
+    const path = join(runDir, `${name}.gz`);
+    writeFileSync(path, packed);
+    assets[asset] = path;
+    bytes += packed.length;
+    files.push({ name, asset, sha256: sha256(content) });
+  }
+  const manifest: NativeManifest = { build: sha256(Buffer.from(files.map((file) => file.sha256).join())).slice(0, 12), files };
+  const manifestPath = join(runDir, 'native-manifest.json');
+  writeFileSync(manifestPath, JSON.stringify(manifest));
+  assets[NATIVE_MANIFEST_ASSET] = manifestPath;
+  return { assets, bytes };
 }

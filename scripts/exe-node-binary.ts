@@ -1,11 +1,11 @@
-// The Node binary the executable is made of, and pkg's cache filled with it so that pkg downloads nothing.
+// The Node binary the executable is made of.
 // The binary comes from the npm registry (the only source reachable here): the `node` package installs
 // `node-<os>-<arch>` with bin/node inside, which scripts/node24.sh already does into .node24/. Other targets' binaries
 // are the same packages, fetched with `npm pack`.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { isHost, nodePackage, pkgCacheFiles, type ExeTarget } from './exe-target.ts';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { isHost, nodePackage, type ExeTarget } from './exe-target.ts';
 
 /** The binary a node-<os>-<arch> package declares (`bin.node`: bin/node, bin/node.exe on Windows). */
 function binaryIn(packageDir: string): string {
@@ -43,25 +43,4 @@ export function unpackNpmPackage(spec: string, dir: string): string {
 export function targetNode(root: string, target: ExeTarget, host: { binary: string; version: string }, cacheDir: string): string {
   if (isHost(target)) return host.binary;
   return binaryIn(unpackNpmPackage(`${nodePackage(target)}@${host.version}`, cacheDir));
-}
-
-/**
- * Fills pkg's SEA cache under `home` (pkg reads `os.homedir()/.pkg-cache/sea`; the build runs pkg with HOME set to
- * `home`, so the machine's home is neither read nor written). The archive is an empty placeholder: pkg opens it only
- * to extract a binary that is missing, and the binary is always there, with its mark.
- */
-export function fillPkgCache(home: string, target: ExeTarget, version: string, binary: string): void {
-  const cache = join(home, '.pkg-cache', 'sea');
-  const files = pkgCacheFiles(target, version);
-  const cachedBinary = join(cache, files.binary);
-  mkdirSync(dirname(cachedBinary), { recursive: true });
-  if (!existsSync(cachedBinary) || statSync(cachedBinary).size !== statSync(binary).size) {
-    // Copied aside, then renamed: a build running at the same time never sees half a binary.
-    const copy = `${cachedBinary}.${process.pid}`;
-    copyFileSync(binary, copy);
-    renameSync(copy, cachedBinary);
-  }
-  writeFileSync(`${cachedBinary}.ok`, '');
-  writeFileSync(join(cache, files.archive), '');
-  writeFileSync(join(cache, `${files.archive}.ok`), '');
 }

@@ -1,6 +1,5 @@
 // The platforms the executable can be built for, and what each one is called by the packages the build takes
-// apart: Node's npm packages (node-<os>-<arch>), pkg's targets and cache files, better-sqlite3's prebuilds and
-// sqlite-vec's platform packages.
+// apart: Node's npm packages (node-<os>-<arch>), better-sqlite3's prebuilds and sqlite-vec's platform packages.
 
 export interface ExeTarget {
   platform: 'linux' | 'darwin' | 'win32';
@@ -32,27 +31,6 @@ export const isHost = (target: ExeTarget) => target.platform === process.platfor
 export function nodePackage(target: ExeTarget): string {
   const prefix = target.platform === 'darwin' && target.arch === 'arm64' ? 'node-bin' : 'node';
   return `${prefix}-${target.platform === 'win32' ? 'win' : target.platform}-${target.arch}`;
-}
-
-/** Node's own name for the platform in archive names (node-vX.Y.Z-<os>-<arch>), which pkg's cache follows. */
-const nodeArchiveOs = (target: ExeTarget) => (target.platform === 'win32' ? 'win' : target.platform);
-
-/** pkg's target triple, e.g. node24.21.0-linux-x64. */
-export function pkgTarget(target: ExeTarget, version: string): string {
-  const os = target.platform === 'darwin' ? 'macos' : target.platform === 'win32' ? 'win' : 'linux';
-  return `node${version}-${os}-${target.arch}`;
-}
-
-/**
- * The files pkg's SEA mode looks for in its cache (~/.pkg-cache/sea, see getNodejsExecutable and extract in
- * @yao-pkg/pkg/lib-es5/sea.js) before it would download anything: the archive and its `.ok` mark, and the binary
- * extracted from it with its own `.ok` mark. With both marks present the archive is never read.
- */
-export function pkgCacheFiles(target: ExeTarget, version: string): { archive: string; binary: string } {
-  const stem = `node-v${version}-${nodeArchiveOs(target)}-${target.arch}`;
-  return target.platform === 'win32'
-    ? { archive: `${stem}.zip`, binary: `${stem}.exe` }
-    : { archive: `${stem}.tar.gz`, binary: `${stem}/bin/node` };
 }
 
 export const executableName = (target: ExeTarget) => (target.platform === 'win32' ? 'juralite.exe' : 'juralite');

@@ -109,3 +109,10 @@ export function setTwoFactor(db: StateDb, userId: string, enabled: boolean): Use
   if (changed === 0) throw new Error(`No user ${userId}.`);
   return getUser(db, userId)!;
 }
+
+/** Every organization not deleted, oldest first (`juralite org list`). */
+export function listOrganizations(db: StateDb): Organization[] {
+  return sql<[], OrganizationRow>(db,
+    'SELECT id, name, plan, require_two_factor, created_at FROM organizations WHERE deleted_at IS NULL ORDER BY created_at, id',
+  ).all().map(toOrganization);
+}

@@ -114,3 +114,11 @@ export function authenticate(db: StateDb, authorization: string | undefined | nu
   if (!organization) throw unauthenticated();
   return { token: toRecord(row), organization, user: row.user_id ? getUser(db, row.user_id) : undefined };
 }
+
+/** Every token, or an organization's, oldest first, without their hashes (`juralite token list`). */
+export function listTokens(db: StateDb, organizationId?: string): TokenRecord[] {
+  const rows = organizationId === undefined
+    ? sql<[], TokenRow>(db, 'SELECT * FROM tokens ORDER BY created_at, id').all()
+    : sql<[string], TokenRow>(db, 'SELECT * FROM tokens WHERE organization_id = ? ORDER BY created_at, id').all(organizationId);
+  return rows.map(toRecord);
+}

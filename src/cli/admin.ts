@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { openState, type StateDb } from '../accounts/state-db.ts';
-import { createOrganization, createUser, getOrganization, setTwoFactor, verifyUser } from '../accounts/organizations.ts';
-import { createToken, parseAbilities, revokeToken, type Ability } from '../accounts/tokens.ts';
+import { createOrganization, createUser, getOrganization, listOrganizations, listUsers, setTwoFactor, verifyUser } from '../accounts/organizations.ts';
+import { createToken, listTokens, parseAbilities, revokeToken, type Ability } from '../accounts/tokens.ts';
 import { balanceOf, grantCredits } from '../accounts/ledger.ts';
 import { PLANS, type Plan } from '../accounts/plans.ts';
 import { loadConfig } from '../config.ts';
@@ -35,6 +35,23 @@ function adminWork(command: string, words: string[], flags: Flags): AdminWork {
     case 'org create': {
       const input = { name: required(flags, 'name'), plan: planOf(flags), requireTwoFactor: flags['require-2fa'] === true };
       return (state, now) => createOrganization(state, input, now);
+    }
+    case 'org list':
+      return (state) => ({ organizations: listOrganizations(state) });
+    case 'user list': {
+      const id = required(flags, 'org');
+      return (state) => ({ organization_id: organizationOrFail(state, id).id, users: listUsers(state, id) });
+    }
+    case 'token list': {
+      const id = optional(flags, 'org');
+      return (state, now) => {
+        if (id !== undefined) organizationOrFail(state, id);
+        // Whether each still works, so that an operator need not compare dates.
+        const tokens = listTokens(state, id).map((token) => ({
+          ...token, active: token.revoked_at === null && token.expires_at > now.toISOString(),
+        }));
+        return { tokens };
+      };
     }
     case 'user create': {
       const input = { organizationId: required(flags, 'org'), name: required(flags, 'name'), email: optional(flags, 'email') };

@@ -1,4 +1,4 @@
-/** Command-line flags: `--name value`, `--name=value` and bare `--switch`. Positional words come back in order. */
+/** Command-line flags: `--name value`, `--name=value`, bare `--switch`, `-h` and `-v`. Positional words come back in order. */
 export type Flags = Record<string, string | boolean | string[]>;
 
 /** A command line juralite does not accept: exit 2, with the usage line of the command when it is known. */
@@ -15,6 +15,9 @@ export class UsageError extends Error {
 /** Flags that take no value. */
 const SWITCHES = new Set(['json', 'require-2fa', 'help', 'version', 'dry-run']);
 
+/** The short forms every command-line tool knows. */
+const SHORT: Record<string, string> = { '-h': 'help', '-v': 'version' };
+
 export function isSwitch(name: string): boolean {
   return SWITCHES.has(name);
 }
@@ -29,6 +32,10 @@ export function parseFlags(argv: string[]): { words: string[]; flags: Flags } {
   const flags: Flags = Object.create(null);
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
+    if (Object.hasOwn(SHORT, arg)) {
+      flags[SHORT[arg]] = true;
+      continue;
+    }
     if (!arg.startsWith('--')) {
       words.push(arg);
       continue;

@@ -4,16 +4,43 @@ import { openCorpus } from '../corpus/open.ts';
 import { importPaths, type ImportProgress, type ImportSummary } from '../ingest/import-paths.ts';
 import { plainFileError, requireDatabaseOrNothing } from './files.ts';
 
-/** A one-line progress display on a terminal (stderr); nothing when stderr is not a terminal. */
-function progressLine(): ((progress: ImportProgress) => void) | undefined {
-  if (!process.stderr.isTTY) return undefined;
+/** Seconds between progress lines in a log (stderr not a terminal); JURALITE_PROGRESS_SECONDS changes it. */
+function logInterval(env: NodeJS.ProcessEnv): number {
+  const seconds = Number(env.JURALITE_PROGRESS_SECONDS);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 10_000;
+}
+
+/**
+ * Progress on stderr: on a terminal one line rewritten in place; in a log (systemd's journal, a file, a pipe) a line
+ * every 10 seconds, so that a long import shows it is alive and how fast it goes.
+ */
+function progressReporter(env: NodeJS.ProcessEnv = process.env): { onProgress: (progress: ImportProgress) => void; end(): void } {
+  const started = Date.now();
   let last = 0;
-  return (progress) => {
-    const now = Date.now();
-    if (now - last < 100) return;
-    last = now;
-    const of = progress.total ? `/${progress.total}` : '';
-    process.stderr.write(`\r\x1b[2Kimporting ${progress.done}${of}  ${progress.current.slice(-60)}`);
+  if (process.stderr.isTTY) {
+    return {
+      onProgress(progress) {
+        const now = Date.now();
+        if (now - last < 100) return;
+        last = now;
+        const of = progress.total ? `/${progress.total}` : '';
+        process.stderr.write(`\r\x1b[2Kimporting ${progress.done}${of}  ${progress.current.slice(-60)}`);
+      },
+      end: () => process.stderr.write('\r\x1b[2K'),
+    };
+  }
+  const interval = logInterval(env);
+  last = started;
+  return {
+    onProgress(progress) {
+      const now = Date.now();
+      if (now - last < interval) return;
+      last = now;
+      const seconds = (now - started) / 1000;
+      process.stderr.write(`juralite import: ${progress.done} documents handled in ${seconds.toFixed(0)} s `
+        + `(${Math.round(progress.done / seconds)}/s), now ${progress.current}\n`);
+    },
+    end() {},
   };
 }
 
@@ -32,9 +59,9 @@ export async function importCommand(corpusPath: string, paths: string[]): Promis
   }
   const db = openCorpus(corpusPath);
   try {
-    const onProgress = progressLine();
-    const summary = await importPaths(db, paths, { onProgress });
-    if (onProgress) process.stderr.write('\r\x1b[2K');
+    const progress = progressReporter();
+    const summary = await importPaths(db, paths, { onProgress: progress.onProgress });
+    progress.end();
     const nothing = summary.imported + summary.updated + summary.skipped === 0;
     return { summary, code: nothing ? 1 : 0 };
   } finally {
@@ -45,7 +72,11 @@ export async function importCommand(corpusPath: string, paths: string[]): Promis
 /** Prose for a person; --json prints the summary object instead. */
 export function describeSummary(summary: ImportSummary, seconds: number): string {
   const lines = [
-    `imported ${summary.imported}, updated ${summary.updated}, skipped ${summary.skipped} (unchanged), failed ${summary.failed.length} in ${seconds.toFixed(1)} s`,
+    `documents: ${summary.imported} new, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.failed.length} failed `
+      + `in ${seconds.toFixed(1)} s`,
+    ...(summary.not_documents > 0
+      ? [`passed over ${summary.not_documents} files that hold no document (meta.json, INDEX.json, tables of contents)`]
+      : []),
     `corpus now holds ${summary.decisions} decisions, ${summary.laws} laws, ${summary.law_units} law units`,
     `citation graph: ${summary.citation_edges} decision citations, ${summary.citation_edges_resolved} of them to decisions `
       + `of the corpus (${summary.edges_resolved} resolved by this import's decisions)`,

@@ -21,14 +21,14 @@ export function defaultLocations(executable = IS_EXECUTABLE): DefaultLocations {
 /**
  * Where juralite keeps its files: `--data DIR`, else $JURALITE_DATA, else the default data directory. The corpus
  * defaults to DIR/corpus.db (beside the executable in the executable) and the state to DIR/state.db; `--db` and
- * `--state` name them directly.
+ * `--state` (else $JURALITE_DB and $JURALITE_STATE) name them directly. An empty variable counts as unset.
  */
 export function dataPaths(flags: { data?: string; db?: string; state?: string }, env = process.env, defaults = defaultLocations()) {
-  const dataDir = resolve(flags.data ?? env.JURALITE_DATA ?? defaults.dataDir);
+  const dataDir = resolve(flags.data ?? (env.JURALITE_DATA || defaults.dataDir));
   return {
     dataDir,
-    corpusPath: resolve(flags.db ?? defaults.corpusPath ?? join(dataDir, 'corpus.db')),
-    statePath: resolve(flags.state ?? join(dataDir, 'state.db')),
+    corpusPath: resolve(flags.db ?? (env.JURALITE_DB || defaults.corpusPath || join(dataDir, 'corpus.db'))),
+    statePath: resolve(flags.state ?? (env.JURALITE_STATE || join(dataDir, 'state.db'))),
   };
 }
 

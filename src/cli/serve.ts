@@ -1,7 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { lookup } from 'node:dns/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describeSummary, importCommand } from './import.ts';
 import { corpusNeedsUpgrade, upgradeCorpus } from '../corpus/open.ts';
 import { openServices, listen, closeServices, reopenOnHangup } from '../server.ts';
@@ -13,6 +12,7 @@ import { UsageError, type Flags } from './flags.ts';
 import { requireDatabaseOrNothing, requireNoFileAt } from './files.ts';
 import { createObservability, observabilitySettings } from '../observability/observability.ts';
 import { listenMetrics } from '../observability/metrics-server.ts';
+import { withDemoFixtures } from '../runtime/demo-fixtures.ts';
 
 /**
  * On the first start against an empty state database: a local organization and an all-abilities token, stored in
@@ -37,24 +37,24 @@ function bootstrapLocalAccount(state: StateDb, dataDir: string): void {
   console.log(`juralite: the token is stored in ${tokenFile} (mode 0600)`);
 }
 
-/** The demo corpus: built from fixtures/ on first start when no corpus exists (running from a checkout). */
-const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
-
+/** The demo corpus: built on first start when no corpus exists, from fixtures/ (a checkout) or from the executable. */
 async function buildDemoCorpus(corpusPath: string): Promise<void> {
-  if (existsSync(corpusPath) || !existsSync(FIXTURES)) return;
-  console.log(`juralite: no corpus at ${corpusPath}; building the demo corpus from ${FIXTURES} ...`);
-  const started = performance.now();
-  const sources = ['laws', 'decisions'].map((folder) => join(FIXTURES, folder)).filter((folder) => existsSync(folder));
-  const { summary } = await importCommand(corpusPath, sources);
-  console.log(describeSummary(summary, (performance.now() - started) / 1000));
+  if (existsSync(corpusPath)) return;
+  await withDemoFixtures(async (folders, where) => {
+    console.log(`juralite: no corpus at ${corpusPath}; building the demo corpus from ${where} ...`);
+    const started = performance.now();
+    const { summary } = await importCommand(corpusPath, folders);
+    console.log(describeSummary(summary, (performance.now() - started) / 1000));
+  });
 }
 
-/** --host and --port, checked before anything is built or opened. */
-export function listenAddress(flags: Flags): { host: string; port: number } {
-  const host = ((flags.host as string | undefined) ?? '127.0.0.1').trim();
-  if (host === '') throw new UsageError('--host must not be empty');
-  const port = (flags.port as string | undefined) ?? '8080';
-  if (!/^\d{1,5}$/u.test(port) || Number(port) > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535, not "${port}"`);
+/** --host and --port (else $JURALITE_HOST and $JURALITE_PORT), checked before anything is built or opened. */
+export function listenAddress(flags: Flags, env: NodeJS.ProcessEnv = process.env): { host: string; port: number } {
+  const [hostName, hostValue] = flags.host !== undefined ? ['--host', flags.host as string] : ['JURALITE_HOST', env.JURALITE_HOST || '127.0.0.1'];
+  const host = hostValue.trim();
+  if (host === '') throw new UsageError(`${hostName} must not be empty`);
+  const [portName, port] = flags.port !== undefined ? ['--port', flags.port as string] : ['JURALITE_PORT', env.JURALITE_PORT || '8080'];
+  if (!/^\d{1,5}$/u.test(port) || Number(port) > 65535) throw new UsageError(`${portName} must be a whole number from 0 to 65535, not "${port}"`);
   return { host, port: Number(port) };
 }
 

@@ -45,10 +45,14 @@ export interface ImportSummary {
   imported: number;
   /** Documents already held (same id) whose content changed and was rewritten in place. */
   updated: number;
+  /** Documents already held with the same content (or a law held from a source that takes precedence): not written. */
+  unchanged: number;
   /**
-   * Documents held unchanged, and files of a readable kind that hold no document (INDEX.json, meta.json, a GII
-   * table of contents, old revisions in fixtures). Files of other kinds inside folders and archives are not counted.
+   * Files of a readable kind that hold no document (INDEX.json, meta.json, a GII table of contents, old revisions in
+   * fixtures): passed over. Files of other kinds inside folders and archives are not counted.
    */
+  not_documents: number;
+  /** unchanged + not_documents (the older name for both together). */
   skipped: number;
   /** Files, archive members or lines that could not be imported, with the reason. */
   failed: { path: string; reason: string }[];
@@ -101,7 +105,7 @@ class Importer {
   readonly workers: ImportWorkers;
   readonly importedAt = new Date().toISOString();
   readonly summary: ImportSummary = {
-    imported: 0, updated: 0, skipped: 0, failed: [], decisions: 0, laws: 0, law_units: 0,
+    imported: 0, updated: 0, unchanged: 0, not_documents: 0, skipped: 0, failed: [], decisions: 0, laws: 0, law_units: 0,
     citation_edges: 0, citation_edges_resolved: 0, edges_resolved: 0,
   };
   private readonly db: CorpusDb;
@@ -146,6 +150,7 @@ class Importer {
       this.summary.failed.push({ path: item.name, reason: item.reason });
       this.progress(item.name);
     } else if (item.kind === 'skipped') {
+      this.summary.not_documents++;
       this.summary.skipped++;
       this.progress(item.name);
     } else if (item.kind === 'decision') {
@@ -188,6 +193,7 @@ class Importer {
     for (const [name, r] of this.write(batch)) {
       if (r instanceof Error) this.summary.failed.push({ path: name, reason: r.message });
       else this.summary[r]++;
+      if (r === 'skipped') this.summary.unchanged++;
       this.progress(name);
     }
     // Let the event loop breathe between batches (a server may share the process).

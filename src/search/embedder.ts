@@ -87,22 +87,22 @@ export async function queryVector(db: Database.Database, query: string, config: 
   if (record.kind === 'trained') return { status: 'ready', record, vector: embedQueryWithModel(trainedModelOf(db, record), query) };
   if (!config) {
     throw backendUnavailable(`This corpus's vectors were made by ${embedderName(record)}; semantic search needs that endpoint `
-      + 'configured (JURALITE_EMBEDDINGS_URL, JURALITE_EMBEDDINGS_MODEL). Nothing was charged; mode=keyword works without it.');
+      + 'configured (JURALITE_EMBEDDINGS_URL, JURALITE_EMBEDDINGS_MODEL); mode=keyword works without it.');
   }
   if (config.model !== record.model) {
     throw backendUnavailable(`This corpus's vectors were made by ${embedderName(record)}, but this server is configured for `
-      + `the model "${config.model}" (${describeEndpoint(config)}); vectors of different models are not comparable. Nothing was charged.`);
+      + `the model "${config.model}" (${describeEndpoint(config)}); vectors of different models are not comparable.`);
   }
   let vector: Float32Array;
   try {
     [vector] = await embedRemote(config, [query]);
   } catch (error) {
     if (!(error instanceof EmbedderError)) throw error;
-    throw backendUnavailable(`Semantic search could not embed the query: ${error.message}. Nothing was charged; retry, or use mode=keyword.`);
+    throw backendUnavailable(`Semantic search could not embed the query: ${error.message}; retry, or use mode=keyword.`);
   }
   if (vector.length !== record.dims) {
     throw backendUnavailable(`The embeddings endpoint ${describeEndpoint(config)} answered ${vector.length} dimensions; this `
-      + `corpus's vectors have ${record.dims} (${embedderName(record)}). Nothing was charged.`);
+      + `corpus's vectors have ${record.dims} (${embedderName(record)}).`);
   }
   return { status: 'ready', record, vector: centeredUnit(vector, null) };
 }

@@ -50,7 +50,7 @@ export function requireVectors(arm: VectorArm): VectorArm {
   if (!arm.available) {
     throw backendUnavailable('Semantic search needs decision vectors, which this corpus does not hold: the embedder is trained '
       + `at import once the corpus holds ${MIN_TRAIN_TOKENS.toLocaleString('en')} words of text (an older corpus gets them `
-      + 'when opened once with write access: juralite serve or juralite import). Nothing was charged; mode=keyword works.');
+      + 'when opened once with write access: juralite serve or juralite import); mode=keyword works.');
   }
   return arm;
 }

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { demoCorpus } from '../helpers/demo-corpus.ts';
+import { docx, pdf } from '../helpers/documents.ts';
 import { startApi } from '../helpers/api.ts';
 
 const BIN = new URL('../../bin/juralite', import.meta.url).pathname;
@@ -54,9 +55,11 @@ test('check --file reads a UTF-8 text file; refusals print the problem and exit 
     assert.equal(short.body.status, 422);
     assert.match(short.body.errors.text[0], /at least 50 characters/);
 
-    const binary = join(dir, 'scan.pdf');
-    writeFileSync(binary, Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0xfe]));
-    assert.deepEqual(check(['--db', db, '--file', binary]).body.errors, { file: ['must be a UTF-8 text or Markdown file'] });
+    const image = join(dir, 'scan.png');
+    writeFileSync(image, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]));
+    const refused = check(['--db', db, '--file', image]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.body.errors.file[0], /^is a PNG image; accepted are PDF, DOCX, Markdown/, 'the upload\'s own words');
 
     const noCorpus = check(['--db', join(dir, 'missing.db'), '--text', TEXT]);
     assert.equal(noCorpus.body.status, 503);
@@ -64,6 +67,34 @@ test('check --file reads a UTF-8 text file; refusals print the problem and exit 
     const usage = spawnSync(process.execPath, [BIN, 'check', '--db', db], { encoding: 'utf8' });
     assert.equal(usage.status, 2);
     assert.match(usage.stderr, /exactly one of --file PATH and --text STRING/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('check --file reads a DOCX and a PDF as the upload does; a scan without text is the upload\'s no_text refusal', async () => {
+  const db = await demoCorpus();
+  const dir = mkdtempSync(join(tmpdir(), 'juralite-check-'));
+  try {
+    const brief = join(dir, 'Schriftsatz.docx');
+    writeFileSync(brief, docx({ paragraphs: ['Schriftsatz', TEXT] }));
+    const fromDocx = check(['--db', db, '--file', brief, '--reference-date', '2024-02-01']);
+    assert.equal(fromDocx.code, 0, fromDocx.stderr);
+    assert.deepEqual(fromDocx.body.verdict_counts, { verified: 2 });
+
+    // Named .txt: the content decides, as for an upload.
+    const scanned = join(dir, 'Klage.txt');
+    writeFileSync(scanned, pdf([['Klageschrift', 'Der Kläger stützt die Räumungsklage auf § 573 Abs. 2 Nr. 2 BGB;'], ['vgl. BGH, Urteil vom 23. Oktober 2013 - VIII ZR 214/12, Rn. 10.']]));
+    const fromPdf = check(['--db', db, '--file', scanned, '--reference-date', '2024-02-01']);
+    assert.equal(fromPdf.code, 0, fromPdf.stderr);
+    assert.deepEqual(fromPdf.body.verdict_counts, { verified: 2 });
+
+    const scan = join(dir, 'scan.pdf');
+    writeFileSync(scan, pdf([null, null]));
+    const refused = check(['--db', db, '--file', scan]);
+    assert.equal(refused.code, 1);
+    assert.equal(refused.body.status, 422);
+    assert.match(refused.body.errors.file[0], /no page of 2 has a text layer/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -6,8 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
 import { tempDir } from '../ingest/helpers.ts';
 
 const BIN = new URL('../../bin/juralite', import.meta.url).pathname;
@@ -21,9 +21,9 @@ function juralite(args: string[], options: { cwd?: string; node?: string } = {})
 test('a group without its action, or with an unknown one, is a usage error that leaves no data directory behind', (t) => {
   const dir = tempDir(t);
   for (const [args, message] of [
-    [['token'], /^juralite: token needs an action: create or revoke$/m],
-    [['user'], /^juralite: user needs an action: create, verify or enable-2fa$/m],
-    [['org', 'delete'], /^juralite: unknown action "delete" for org; choose create$/m],
+    [['token'], /^juralite: token needs an action: create, list or revoke$/m],
+    [['user'], /^juralite: user needs an action: create, list, verify or enable-2fa$/m],
+    [['org', 'delete'], /^juralite: unknown action "delete" for org; choose create or list$/m],
     [['frobnicate'], /^juralite: unknown command "frobnicate"$/m],
   ] as [string[], RegExp][]) {
     const result = juralite(args, { cwd: dir });
@@ -87,13 +87,24 @@ function oldNode(): string | undefined {
   });
 }
 
-test('bin/juralite under an old Node says which Node it needs, in one line', (t) => {
+test('bin/juralite under an old Node runs itself with the checkout\'s .node24; where there is no newer Node it says which it needs', (t) => {
   const node = oldNode();
   if (!node) {
     t.skip('no Node older than 22.18 on this machine');
     return;
   }
-  const result = juralite(['--version'], { node });
+  const oldOnly = { PATH: dirname(node) };
+  const runs = spawnSync(node, [BIN, 'help', 'token'], { encoding: 'utf8', env: oldOnly, timeout: 30_000 });
+  assert.equal(runs.status, 0, runs.stderr);
+  assert.match(runs.stdout, /^usage: juralite token create/);
+  assert.equal(spawnSync(node, [BIN, 'frobnicate'], { encoding: 'utf8', env: oldOnly, timeout: 30_000 }).status, 2, 'the exit code passes through');
+
+  // The script alone, without the checkout's .node24 beside it and no newer node on PATH.
+  const dir = tempDir(t);
+  mkdirSync(join(dir, 'bin'));
+  copyFileSync(BIN, join(dir, 'bin', 'juralite'));
+  writeFileSync(join(dir, 'package.json'), '{"type": "module"}');
+  const result = spawnSync(node, [join(dir, 'bin', 'juralite'), '--version'], { encoding: 'utf8', env: oldOnly, timeout: 30_000 });
   assert.equal(result.status, 1);
   assert.match(result.stderr, /^juralite needs Node >= 22\.18 \(this is v\d+\.\d+\.\d+\); run: source scripts\/node24\.sh\n$/);
 });

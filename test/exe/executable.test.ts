@@ -1,14 +1,16 @@
 /**
- * The standalone executable (docs/install.md): `scripts/build-exe.ts` builds it, it is copied with its corpus and
- * native files into an empty folder and run there with a PATH that holds no Node at all. From that folder it imports
- * a law and a decision into the corpus beside it, creates an organization and a token in its data directory, serves,
- * and answers over HTTP: search, a decision, a citation check, the upload of a DOCX (extracted by the pool's worker
- * processes, which are the executable again) and the MCP tools list; `juralite mcp` answers over stdio too.
+ * The standalone executable (docs/install.md): `scripts/build-exe.ts` builds it, it is copied ALONE into an empty
+ * folder and run there with a PATH that holds no Node at all. Its first `serve` builds the demo corpus beside itself
+ * from the files it carries, and its native files are unpacked into the cache directory (another one where the first
+ * cannot be written, a clear error where none can). From that folder it imports a law and a decision into the corpus,
+ * creates an organization and a token in its data directory, serves, and answers over HTTP: search, a decision, a
+ * citation check, the upload of a DOCX (extracted by the pool's worker processes, which are the executable again)
+ * and the MCP tools list; `juralite mcp` answers over stdio too.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -18,7 +20,6 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { docx } from '../helpers/documents.ts';
 import { decisionId } from '../../src/corpus/ids.ts';
-import { NATIVE_FILES } from '../../src/runtime/executable.ts';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -52,7 +53,7 @@ const CHECK_TEXT = `Die Klausel ist unwirksam; vgl. BGH, Urteil vom 23. Juni 200
 function servingUrl(child: ChildProcess): Promise<string> {
   let output = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "serving" line:\n${output}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`no "serving" line:\n${output}`)), 60_000);
     const read = (chunk: Buffer) => {
       output += chunk;
       const match = /serving (http:\/\/\S+)\/api\/v1/.exec(output);
@@ -67,32 +68,49 @@ function servingUrl(child: ChildProcess): Promise<string> {
   });
 }
 
-test('the executable, alone in a folder without Node, imports, serves, checks, extracts and speaks MCP', { skip: SKIP, timeout: 170_000 }, async (t) => {
+/** Stops a server and waits for it. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
+}
+
+test('the executable, alone in a folder without Node, imports, serves, checks, extracts and speaks MCP', { skip: SKIP, timeout: 300_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'juralite-exe-'));
   let server: ChildProcess | undefined;
   t.after(async () => {
-    if (server && server.exitCode === null) {
-      server.kill('SIGTERM');
-      await new Promise((resolve) => server!.once('exit', resolve));
-    }
+    if (server) await stop(server);
     rmSync(dir, { recursive: true, force: true });
   });
 
-  // Built into a folder of its own, then only the shipped files are copied into an empty one.
+  // Built into a folder of its own, then the executable alone is copied into an empty one.
   const built = join(dir, 'built');
-  await run(process.execPath, [join(ROOT, 'scripts', 'build-exe.ts'), '--out', built], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+  const build = await run(process.execPath, [join(ROOT, 'scripts', 'build-exe.ts'), '--out', built], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+  const size = Number(/juralite: Node \S+ for linux-x64, ([\d.]+) MB/.exec(build.stdout)?.[1]);
+  assert.ok(size > 100 && size < 140, `the build prints the size, under 140 MB: ${size} MB\n${build.stdout}`);
+  assert.deepEqual(readdirSync(built), ['juralite'], 'one file');
   const install = join(dir, 'install');
   mkdirSync(install);
-  for (const file of ['juralite', 'corpus.db', NATIVE_FILES.betterSqlite3, NATIVE_FILES.vecExtension()]) copyFileSync(join(built, file), join(install, file));
+  copyFileSync(join(built, 'juralite'), join(install, 'juralite'));
   rmSync(built, { recursive: true });
   const exe = join(install, 'juralite');
   const emptyBin = join(dir, 'bin');
   mkdirSync(emptyBin);
   // Started from elsewhere: the executable finds its files beside itself, not in the working directory.
-  const env = { PATH: emptyBin, HOME: dir, LANG: 'C.UTF-8' };
+  const env = { PATH: emptyBin, HOME: dir, LANG: 'C.UTF-8', TMPDIR: join(dir, 'tmp') };
+  mkdirSync(env.TMPDIR);
   const juralite = async (...args: string[]) => (await run(exe, args, { cwd: dir, env })).stdout;
 
   assert.equal((await juralite('--version')).trim(), RELEASE);
+
+  // The first start, in a folder holding nothing but the executable: the demo corpus is built beside it.
+  server = spawn(exe, ['serve', '--port', '0'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  await servingUrl(server);
+  await stop(server);
+  assert.ok(existsSync(join(install, 'corpus.db')), 'the demo corpus beside the executable');
+  const [cache] = readdirSync(join(dir, '.cache', 'juralite'));
+  assert.match(cache, new RegExp(`^${RELEASE.replaceAll('.', '\\.')}-[0-9a-f]{12}$`), 'a cache directory per release and build');
+  assert.deepEqual(readdirSync(join(dir, '.cache', 'juralite', cache)).sort(), ['better_sqlite3.node', 'vec0.so']);
 
   const sources = join(dir, 'sources');
   mkdirSync(sources);
@@ -109,6 +127,22 @@ test('the executable, alone in a folder without Node, imports, serves, checks, e
 
   const offline = JSON.parse(await juralite('check', '--text', CHECK_TEXT, '--json'));
   assert.equal(offline.verdict_counts.verified, 2, JSON.stringify(offline.verdict_counts));
+
+  await t.test('where the cache directory cannot be written the next is taken; where none can, a clear error', async () => {
+    // Paths below a file cannot be made even by root (ENOTDIR), unlike directories without write permission.
+    const file = join(dir, 'a-file');
+    writeFileSync(file, '');
+    const fallback = await run(exe, ['check', '--text', CHECK_TEXT, '--json'], { cwd: dir, env: { ...env, XDG_CACHE_HOME: join(file, 'cache') } });
+    assert.equal(JSON.parse(fallback.stdout).verdict_counts.verified, 2);
+    assert.ok(readdirSync(env.TMPDIR).some((name) => name.startsWith('juralite-')), 'unpacked into the temporary directory');
+    const nowhere = await run(exe, ['check', '--text', CHECK_TEXT], {
+      cwd: dir, env: { ...env, JURALITE_CACHE_DIR: join(file, 'a'), XDG_CACHE_HOME: join(file, 'b'), TMPDIR: join(file, 'c') },
+    }).then(() => assert.fail('check ran without its native files'), (error) => error);
+    assert.equal(nowhere.code, 1);
+    assert.match(nowhere.stderr, /cannot write the executable's native files \(better_sqlite3\.node, vec0\.so\) to any cache directory/);
+    assert.match(nowhere.stderr, /a-file\/a\/[\d.]+-[0-9a-f]{12}: ENOTDIR/);
+    assert.match(nowhere.stderr, /set JURALITE_CACHE_DIR/);
+  });
 
   server = spawn(exe, ['serve', '--port', '0'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const url = await servingUrl(server);

@@ -6,7 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { dataPaths, defaultLocations } from '../../src/cli/paths.ts';
 import { loadConfig } from '../../src/config.ts';
 import { embeddedRoot, serveEmbeddedFiles } from '../../src/runtime/embedded-files.ts';
@@ -14,6 +16,7 @@ import { IS_EXECUTABLE } from '../../src/runtime/executable.ts';
 import { EMBEDDED_WORKER_URL, isExtractionWorkerProcess } from '../../src/runtime/extraction-worker.ts';
 import { extractionWorkerEnv, extractionWorkerUrl } from '../../src/uploads/worker-path.ts';
 import { embeddedFiles } from '../../scripts/exe-bundle.ts';
+import { cacheBases, sha256, unpackNativeFiles, type NativeManifest } from '../../src/runtime/native-cache.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -72,4 +75,38 @@ test('the data files modules read by URL are found and served under the embedded
   assert.deepEqual(fs.readFileSync(`${embeddedRoot().path}schema/x.sql`), Buffer.from('CREATE TABLE x (y);'));
   assert.throws(() => fs.readFileSync(`${embeddedRoot().path}schema/missing.sql`), { code: 'ENOENT' });
   assert.equal(fs.readFileSync(join(ROOT, 'package.json'), 'utf8'), fs.readFileSync(join(ROOT, 'package.json')).toString(), 'real files as before');
+});
+
+test('native files: written once per release and build, rewritten when their hash differs, the next base where one fails', (t) => {
+  const dir = fs.mkdtempSync(join(tmpdir(), 'juralite-native-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const content = Buffer.from('not really a shared object');
+  const assets: Record<string, Uint8Array> = { 'native/x.so.gz': gzipSync(content) };
+  const manifest: NativeManifest = { build: 'abcdef012345', files: [{ name: 'x.so', asset: 'native/x.so.gz', sha256: sha256(content) }] };
+  let reads = 0;
+  const read = (key: string) => (reads++, assets[key]);
+  fs.writeFileSync(join(dir, 'a-file'), '');
+  const bases = [join(dir, 'a-file', 'below'), join(dir, 'cache')];
+
+  const { 'x.so': path } = unpackNativeFiles(manifest, '9.9.9', read, bases);
+  assert.equal(path, join(dir, 'cache', '9.9.9-abcdef012345', 'x.so'));
+  assert.deepEqual(fs.readFileSync(path), content);
+  assert.equal(fs.statSync(path).mode & 0o777, 0o700);
+  assert.equal(fs.statSync(dirname(path)).mode & 0o777, 0o700);
+  unpackNativeFiles(manifest, '9.9.9', read, bases);
+  assert.equal(reads, 1, 'a file with the recorded hash is used as it is');
+  fs.writeFileSync(path, 'tampered');
+  unpackNativeFiles(manifest, '9.9.9', read, bases);
+  assert.equal(reads, 2);
+  assert.deepEqual(fs.readFileSync(path), content, 'a file with another hash is written again');
+
+  assert.throws(() => unpackNativeFiles(manifest, '9.9.9', read, [bases[0]]),
+    /cannot write the executable's native files \(x\.so\) to any cache directory:\n  .*a-file\/below\/9\.9\.9-abcdef012345: ENOTDIR\nset JURALITE_CACHE_DIR/);
+});
+
+test('native files: the cache bases are JURALITE_CACHE_DIR, then XDG_CACHE_HOME or ~/.cache, then the temporary directory', () => {
+  const bases = cacheBases({ JURALITE_CACHE_DIR: '/srv/c', XDG_CACHE_HOME: '/x' });
+  assert.deepEqual(bases.slice(0, 2), ['/srv/c', '/x/juralite']);
+  assert.match(bases[2], /juralite-\d+$/);
+  assert.equal(cacheBases({})[0], join(homedir(), '.cache', 'juralite'));
 });

@@ -377,6 +377,7 @@ test('hybrid fuses the vector arm; a corpus without vectors answers 503 for sema
     assert.equal(refused.status, 503);
     assert.equal(refused.body.code, 'backend_unavailable');
     assert.match(refused.body.detail, /needs decision vectors/u);
+    assert.equal(refused.body.detail.match(/Nothing was charged/gu)?.length, 1, `said once: ${refused.body.detail}`);
     assert.equal(org.balance(), start, 'nothing charged');
     const without = await bare.call('GET', `/api/v1/decisions/search?${new URLSearchParams(query)}`, { token: org.token(['search']) });
     assert.equal(without.status, 200);

@@ -148,6 +148,6 @@ test('the last import is recorded in meta', async (t) => {
   await importPaths(db, [join(dir, 'a.xml')]);
   const meta = Object.fromEntries((db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
   assert.match(meta.last_import_at, /^\d{4}-\d{2}-\d{2}T/u);
-  assert.deepEqual(JSON.parse(meta.last_import_summary), { imported: 1, updated: 0, skipped: 0, decisions: 1, laws: 0, law_units: 0,
+  assert.deepEqual(JSON.parse(meta.last_import_summary), { imported: 1, updated: 0, unchanged: 0, not_documents: 0, skipped: 0, decisions: 1, laws: 0, law_units: 0,
     citation_edges: 0, citation_edges_resolved: 0, edges_resolved: 0, failed: 0 });
 });
