@@ -72,6 +72,7 @@ execFileSync(node.binary, ['--experimental-sea-config', seaConfig], { cwd: run, 
 const built = join(run, executableName(target));
 copyFileSync(targetNode(root, target, node, join(cache, 'packages')), built);
 chmodSync(built, 0o755);
+stripSymbols(built);
 // postject is pkg's dependency (@yao-pkg/pkg, a devDependency), resolved through it.
 const pkgRequire = createRequire(createRequire(join(root, 'package.json')).resolve('@yao-pkg/pkg/package.json'));
 const { inject } = pkgRequire('postject') as {
@@ -93,6 +94,20 @@ try {
 }
 const executable = join(outDir, executableName(target));
 renameSync(built, executable);
+
+/**
+ * The registry's Linux binary carries its symbol table and debug information (18 MB of 127): binutils' strip takes
+ * them out before the blob goes in (after, it would cut the blob). Native addons link against the dynamic symbol
+ * table, which stays. Where strip is missing or the target is no ELF binary of this host's kind, the binary stays whole.
+ */
+function stripSymbols(file: string): void {
+  if (target.platform !== 'linux' || !isHost(target)) return;
+  try {
+    execFileSync('strip', [file], { stdio: 'pipe' });
+  } catch (error) {
+    step(`strip failed or is missing (${(error as Error).message.split('\n')[0]}): the Node binary keeps its symbols`);
+  }
+}
 const size = statSync(executable).size;
 step(`${relative(root, executable)}: Node ${node.version} for ${targetName(target)}, ${(size / 1e6).toFixed(1)} MB (limit ${SIZE_LIMIT / 1e6} MB)`);
 if (size > SIZE_LIMIT) throw new Error(`build-exe: ${executable} is ${(size / 1e6).toFixed(1)} MB, over the limit of ${SIZE_LIMIT / 1e6} MB`);
