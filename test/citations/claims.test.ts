@@ -124,7 +124,7 @@ test('what cannot be checked is never flagged: a decision not held, a decision w
   ].join('\n\n');
   const run = check(text);
   assert.deepEqual(run.findings.map((f) => [f.verdict, f.pinpoint_check, f.quotations.map((q) => q.check), f.claim_check]), [
-    ['not_found', 'not_checked', ['not_checked'], 'not_checked'],
+    ['not_in_corpus', 'not_checked', ['not_checked'], 'not_checked'],
     ['verified', 'not_checked', [], 'not_checked'],
     ['out_of_coverage', 'not_checked', [], 'not_checked'],
   ]);

@@ -164,6 +164,18 @@ test('the executable, alone in a folder without Node, imports, serves, checks, e
     assert.equal(decisions.body.results[0]?.id, DECISION_ID, JSON.stringify(decisions.body.results));
   });
 
+  await t.test('the pages for people and their assets are served from inside the executable', async () => {
+    const page = await fetch(`${url}/recherche`);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /<script type="module" src="\/assets\/app\.js">/u);
+    for (const [asset, type] of [['app.js', 'javascript'], ['preact.js', 'javascript'], ['uplot.css', 'css'], ['scalar.js', 'javascript']]) {
+      const response = await fetch(`${url}/assets/${asset}`);
+      assert.equal(response.status, 200, asset);
+      assert.match(response.headers.get('content-type') ?? '', new RegExp(type, 'u'), asset);
+      assert.ok((await response.arrayBuffer()).byteLength > 1000, `${asset} has its content`);
+    }
+  });
+
   await t.test('get_decision reads it', async () => {
     const read = await api('GET', `/api/v1/decisions/${DECISION_ID}`);
     assert.equal(read.status, 200, JSON.stringify(read.body));
