@@ -127,7 +127,7 @@ export function read(decision: Decision, search: Search, run: Run): string[] {
   const ecli: string | null = decision.metadata.ecli;
   const titles: (string | null)[] = search.results.map((result) => result.title);
   const total: number = search.total_available.value;
-  const verdicts: ('verified' | 'not_found' | 'out_of_coverage' | 'ambiguous')[] = run.findings.map((finding) => finding.verdict);
+  const verdicts: ('verified' | 'not_found' | 'not_in_corpus' | 'out_of_coverage' | 'ambiguous')[] = run.findings.map((finding) => finding.verdict);
   const offsets: number[] = run.findings.map((finding) => finding.start_offset);
   const remaining: number = run.credits.credits_remaining;
   // @ts-expect-error a field the answer does not have is an error, not unknown
