@@ -51,9 +51,11 @@ export class RateWindows {
 
 export type VolumeUnit = 'rows' | 'documents';
 
-const capOf = (terms: PlanTerms, unit: VolumeUnit) => (unit === 'rows' ? terms.dailyRows : terms.dailyDocuments);
+/** The daily cap of a plan for a unit. */
+export const capOf = (terms: PlanTerms, unit: VolumeUnit) => (unit === 'rows' ? terms.dailyRows : terms.dailyDocuments);
 
-function usedToday(db: StateDb, organizationId: string, unit: VolumeUnit, now: Date): number {
+/** What the organization served today of `unit` (Berlin day). */
+export function usedToday(db: StateDb, organizationId: string, unit: VolumeUnit, now: Date): number {
   return sql<[string, string, string], { amount: number }>(db, 
     'SELECT amount FROM daily_counters WHERE organization_id = ? AND day = ? AND unit = ?',
   ).get(organizationId, berlinDay(now), unit)?.amount ?? 0;
@@ -66,8 +68,11 @@ function usedToday(db: StateDb, organizationId: string, unit: VolumeUnit, now: D
 export function assertVolumeLeft(
   db: StateDb, organization: Organization, terms: Record<Plan, PlanTerms>, unit: VolumeUnit, now: Date, amount = 1,
 ): void {
-  const cap = capOf(terms[organization.plan], unit);
-  const used = usedToday(db, organization.id, unit, now);
+  assertRoom(capOf(terms[organization.plan], unit), usedToday(db, organization.id, unit, now), unit, now, amount);
+}
+
+/** 429 volume_cap unless `used + amount` stays within `cap` (the check of assertVolumeLeft, for any state engine). */
+export function assertRoom(cap: number, used: number, unit: VolumeUnit, now: Date, amount = 1): void {
   if (used + amount <= cap) return;
   const resetsAt = nextBerlinMidnight(now);
   const detail = used >= cap

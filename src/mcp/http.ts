@@ -1,5 +1,4 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { authenticate } from '../accounts/tokens.ts';
 import { ApiError } from '../errors.ts';
 import { JSON_BODY_LIMIT } from '../http/arguments.ts';
 import { problemResponse } from '../http/responses.ts';
@@ -28,7 +27,7 @@ export function mcpHttpHandler(
   return async (request) => {
     const authorization = request.headers.get('authorization');
     try {
-      authenticate(services.state, authorization, services.clock());
+      await services.store.authenticate(authorization, services.clock());
     } catch (error) {
       return problemResponse(error, config);
     }
