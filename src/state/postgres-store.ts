@@ -3,6 +3,7 @@
 // credits, count volume or take an upload place first locks the organization's row (SELECT ... FOR UPDATE), so that
 // calls of one organization commit one after another whichever node answers them, each reading what the one before
 // committed (READ COMMITTED takes a new snapshot per statement). Deadlocks and serialization failures are retried.
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { ApiError, backendUnavailable, unauthenticated } from '../errors.ts';
 import { balanceFrom, chargedOutcome, splitCharge, type Balance, type ChargeOutcome, type LedgerSums } from '../accounts/ledger.ts';
@@ -77,11 +78,22 @@ export async function openPostgresStore(url: string, options: { max?: number } =
   return store;
 }
 
+/** How long a caller authenticated on this node is still recognised while PostgreSQL cannot be reached. */
+const OUTAGE_CALLER_MS = 10 * 60_000;
+const REMEMBERED_CALLERS = 10_000;
+
+/**
+ * The state on PostgreSQL. While PostgreSQL cannot be reached, metered calls are 503 with nothing charged, and free
+ * calls that write nothing go on (docs/cluster.md): their callers are recognised from this node's recent
+ * authentications, and credits_remaining is the last balance this node saw.
+ */
 export class PostgresStore implements StateStore {
   readonly kind = 'postgres';
   readonly filePath = null;
   readonly pool: pg.Pool;
   readonly query: Query;
+  private readonly recentCallers = new Map<string, { caller: Caller; at: number }>();
+  private readonly lastBalances = new Map<string, Balance>();
 
   constructor(pool: pg.Pool) {
     this.pool = pool;
@@ -138,19 +150,32 @@ export class PostgresStore implements StateStore {
     }
   }
 
-  authenticate(authorization: string | null | undefined, now: Date): Promise<Caller> {
+  async authenticate(authorization: string | null | undefined, now: Date): Promise<Caller> {
+    const key = createHash('sha256').update(authorization ?? '').digest('base64');
+    try {
+      const caller = await this.authenticateNow(authorization, now);
+      if (this.recentCallers.size >= REMEMBERED_CALLERS) this.recentCallers.clear();
+      this.recentCallers.set(key, { caller, at: Date.now() });
+      return caller;
+    } catch (error) {
+      const known = this.recentCallers.get(key);
+      if (!isOutage(error) || !known || Date.now() - known.at > OUTAGE_CALLER_MS) throw unreachable(error);
+      if (known.caller.token.expires_at <= now.toISOString()) throw unauthenticated('This token has expired.');
+      return known.caller;
+    }
+  }
+
+  private async authenticateNow(authorization: string | null | undefined, now: Date): Promise<Caller> {
     const { id, secret } = bearerToken(authorization);
-    return this.read(async () => {
-      const { rows: [row] } = await this.query<TokenRow>('SELECT * FROM tokens WHERE id = ?', [id]);
-      const { token, organizationId } = verifiedToken(row, secret, now);
-      const [organization, user] = await Promise.all([
-        this.query<OrganizationRow>('SELECT id, name, plan, require_two_factor, created_at FROM organizations WHERE id = ? AND deleted_at IS NULL', [organizationId]),
-        token.user_id ? this.query<UserRow>('SELECT * FROM users WHERE id = ?', [token.user_id]) : undefined,
-      ]);
-      if (!organization.rows[0]) throw unauthenticated();
-      const userRow = user?.rows[0];
-      return { token, organization: toOrganization(organization.rows[0]), user: userRow && toUser(userRow) };
-    });
+    const { rows: [row] } = await this.query<TokenRow>('SELECT * FROM tokens WHERE id = ?', [id]);
+    const { token, organizationId } = verifiedToken(row, secret, now);
+    const [organization, user] = await Promise.all([
+      this.query<OrganizationRow>('SELECT id, name, plan, require_two_factor, created_at FROM organizations WHERE id = ? AND deleted_at IS NULL', [organizationId]),
+      token.user_id ? this.query<UserRow>('SELECT * FROM users WHERE id = ?', [token.user_id]) : undefined,
+    ]);
+    if (!organization.rows[0]) throw unauthenticated();
+    const userRow = user?.rows[0];
+    return { token, organization: toOrganization(organization.rows[0]), user: userRow && toUser(userRow) };
   }
 
   alreadyPaid(organizationId: string, operation: string, resultKey: string, now: Date): Promise<boolean> {
@@ -165,7 +190,20 @@ export class PostgresStore implements StateStore {
     return this.read(() => volumeUsed(this.query, organizationId, unit, now));
   }
 
-  commitCall(call: CallRecord, now: Date): Promise<ChargeOutcome> {
+  async commitCall(call: CallRecord, now: Date): Promise<ChargeOutcome> {
+    try {
+      const outcome = await this.commitNow(call, now);
+      this.lastBalances.set(call.organization.id, outcome.balance);
+      return outcome;
+    } catch (error) {
+      if (isOutage(error) && call.charge.cost === 0 && call.writes.length === 0) {
+        return { charged: true, cost: 0, balance: this.lastBalances.get(call.organization.id) ?? { monthly: 0, bonus: 0, total: 0 } };
+      }
+      throw unreachable(error);
+    }
+  }
+
+  private commitNow(call: CallRecord, now: Date): Promise<ChargeOutcome> {
     const { organization, terms, charge } = call;
     return this.transaction(async (query) => {
       await query('SELECT 1 FROM organizations WHERE id = ? FOR UPDATE', [organization.id]);
@@ -201,7 +239,7 @@ export class PostgresStore implements StateStore {
       }
       for (const write of call.writes) await applyWrite(query, write, now);
       return outcome;
-    });
+    }, { raw: true });
   }
 
   readRun(organizationId: string, id: string): Promise<CheckRun> {
@@ -302,8 +340,18 @@ async function applyWrite(query: Query, write: StateWrite, now: Date): Promise<v
   }
 }
 
+/**
+ * Whether an error means PostgreSQL could not be reached (no connection, connection lost, server shutting down or
+ * starting), rather than that it refused the statement.
+ */
+export function isOutage(error: unknown): boolean {
+  if (error instanceof ApiError) return false;
+  const code = (error as { code?: string }).code;
+  return typeof code !== 'string' || !/^[0-9A-Z]{5}$/u.test(code) || code.startsWith('08') || code.startsWith('57P');
+}
+
 /** An ApiError passes; anything else means the state could not be reached or refused the work: 503, logged. */
-function unreachable(error: unknown): unknown {
+export function unreachable(error: unknown): unknown {
   if (error instanceof ApiError) return error;
   console.error('juralite: the PostgreSQL state failed:', (error as Error).message);
   return backendUnavailable('The service cannot reach its state database; retry in a few seconds. Nothing was charged.');

@@ -137,3 +137,29 @@ test('one token, 100 calls over two nodes at once: exactly 60 pass the minute, t
   const byNode = [0, 1].map((node) => replies.filter((reply, i) => i % 2 === node && reply.status === 200).length);
   assert.ok(byNode.every((count) => count > 0), `both nodes served: ${byNode}`);
 });
+
+test('PostgreSQL down: metered calls are 503 with nothing charged, free corpus reads go on; back up, calls succeed', { skip: POSTGRES_MISSING }, async () => {
+  const now = new Date();
+  const { organizationId } = await createOrganizationPg(store, { name: 'Notariat', plan: 'starter' }, now);
+  const token = await createTokenPg(store, { organizationId, abilities: ['read'] }, now);
+  const [node] = nodes;
+  assert.equal((await get(node, `/decisions/${fixtureId(1)}`, token)).status, 200);
+  assert.equal((await get(node, '/corpus/coverage', token)).status, 200);
+  const balance = async () => (await store.balanceOf({ id: organizationId, plan: 'starter' } as any, DEFAULT_PLAN_TERMS, new Date())).total;
+  const before = await balance();
+  postgres.stop();
+  try {
+    const paid = await get(node, `/decisions/${fixtureId(2)}`, token);
+    assert.equal(paid.status, 503);
+    assert.equal(paid.body.code, 'backend_unavailable');
+    const free = await get(node, '/corpus/coverage', token);
+    assert.equal(free.status, 200, 'a free corpus read goes on while PostgreSQL is down');
+    assert.equal(free.body.credits.cost, 0);
+  } finally {
+    postgres.start();
+  }
+  assert.equal(await balance(), before, 'nothing was charged for the 503');
+  const again = await get(node, `/decisions/${fixtureId(2)}`, token);
+  assert.equal(again.status, 200, 'with PostgreSQL back, the node serves metered calls again');
+  assert.equal(await balance(), before - 1);
+});
