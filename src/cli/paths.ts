@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { isPostgresUrl } from '../state/open.ts';
+import { isPostgresUrl } from '../state/location.ts';
 import { executableDir, IS_EXECUTABLE } from '../runtime/executable.ts';
 
 /** Where files go when no flag names them. */

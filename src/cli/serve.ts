@@ -9,9 +9,9 @@ import { loadConfig } from '../config.ts';
 import { createOrganization } from '../accounts/organizations.ts';
 import { ABILITIES, createToken } from '../accounts/tokens.ts';
 import type { StateDb } from '../accounts/state-db.ts';
-import { isPostgresUrl, openStateStore } from '../state/open.ts';
-import { PostgresStore, redactedUrl } from '../state/postgres-store.ts';
-import { createOrganizationPg, createTokenPg } from '../state/postgres-admin.ts';
+import { openStateStore } from '../state/open.ts';
+import { isPostgresUrl, redactedUrl } from '../state/location.ts';
+import type { PostgresStore } from '../state/postgres-store.ts';
 import { UsageError, type Flags } from './flags.ts';
 import { requireDatabaseOrNothing, requireNoFileAt } from './files.ts';
 
@@ -37,6 +37,7 @@ function bootstrapLocalAccount(state: StateDb, dataDir: string): void {
  * many nodes start together (an advisory lock orders them). The token file is on the node that made it.
  */
 async function bootstrapSharedAccount(store: PostgresStore, dataDir: string): Promise<void> {
+  const { createOrganizationPg, createTokenPg } = await import('../state/postgres-admin.ts');
   const client = await store.pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock(727352)');
@@ -123,7 +124,7 @@ export async function serve(options: { corpusPath: string; statePath: string; da
   // Beside no state file on PostgreSQL: an upload's file waits in this node's data directory until extracted.
   if (shared) config.uploads.dir ??= join(options.dataDir, 'uploads');
   const services = openServices({ ...options, store, rates, config });
-  if (store instanceof PostgresStore) await bootstrapSharedAccount(store, options.dataDir);
+  if (store.kind === 'postgres') await bootstrapSharedAccount(store as PostgresStore, options.dataDir);
   else bootstrapLocalAccount(services.state, options.dataDir);
   if (shared) console.log(`juralite: the state is on PostgreSQL at ${redactedUrl(options.statePath)} (shared by every node)`);
   if (!services.corpus) {

@@ -1,13 +1,7 @@
 // Where the state lives: a SQLite file (the default) or a PostgreSQL URL (--state postgres://..., JURALITE_STATE_URL).
-import { PostgresRateLimits } from '../accounts/postgres-rate-limits.ts';
-import { openPostgresStore } from './postgres-store.ts';
+import { isPostgresUrl } from './location.ts';
 import { SqliteStore } from './sqlite-store.ts';
 import type { RateLimiter, StateStore } from './store.ts';
-
-/** Whether a --state value names a PostgreSQL database rather than a file. */
-export function isPostgresUrl(location: string): boolean {
-  return /^postgres(ql)?:\/\//iu.test(location);
-}
 
 /**
  * Opens the state at `location` with the rate limiter that fits it: in memory for a SQLite file (one process), in
@@ -17,6 +11,9 @@ export function isPostgresUrl(location: string): boolean {
  */
 export async function openStateStore(location: string): Promise<{ store: StateStore; rates?: RateLimiter }> {
   if (!isPostgresUrl(location)) return { store: new SqliteStore(location) };
+  // Loaded only here: a SQLite set-up never loads the PostgreSQL client.
+  const [{ openPostgresStore }, { PostgresRateLimits }] = await Promise.all([
+    import('./postgres-store.ts'), import('../accounts/postgres-rate-limits.ts')]);
   const store = await openPostgresStore(location);
   return { store, rates: new PostgresRateLimits(store.query) };
 }

@@ -18,6 +18,7 @@ import { checkPrice } from '../operations/check-citations.ts';
 import type { ExtractionOutcome } from '../uploads/extract/extract-document.ts';
 import { assertQuotaLeft, COLUMNS, HOLDS_QUOTA, type UploadRow } from '../uploads/store.ts';
 import { rm } from 'node:fs/promises';
+import { redactedUrl } from './location.ts';
 import { MIGRATIONS } from './postgres-schema.ts';
 import type { CallRecord, StateStore, StateWrite } from './store.ts';
 
@@ -52,10 +53,6 @@ const types = {
 /** SQLSTATEs after which a transaction is simply run again: serialization failure, deadlock. */
 const RETRYABLE = new Set(['40001', '40P01']);
 
-/** A password in a connection URL is never logged. */
-export function redactedUrl(url: string): string {
-  return url.replace(/\/\/([^:@/]*):[^@/]*@/u, '//$1:***@');
-}
 
 /**
  * Opens the PostgreSQL state at `url` and brings its schema up to date.
@@ -68,6 +65,8 @@ export async function openPostgresStore(url: string, options: { max?: number } =
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20, types, connectionTimeoutMillis: 30_000 });
   // An idle connection the server dropped (PostgreSQL restarted) must not take the process down.
   pool.on('error', (error) => console.error('juralite: a PostgreSQL connection failed:', error.message));
+  // Nor one lost while checked out between two statements: the statement after it fails, and the call with it (503).
+  pool.on('connect', (client) => client.on('error', () => {}));
   const store = new PostgresStore(pool);
   try {
     await store.migrate();
