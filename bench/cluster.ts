@@ -10,19 +10,19 @@
  * On a machine of two cores, two nodes compete with each other, PostgreSQL and the load generator for the same cores:
  * the figures compare the state engines' cost per call; they cannot show two machines' throughput.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { fileURLToPath } from 'node:url';
 import { openState } from '../src/accounts/state-db.ts';
 import { createOrganization } from '../src/accounts/organizations.ts';
 import { createToken } from '../src/accounts/tokens.ts';
 import { openPostgresStore } from '../src/state/postgres-store.ts';
 import { createOrganizationPg, createTokenPg } from '../src/state/postgres-admin.ts';
 import { startPostgres } from '../test/helpers/postgres.ts';
+import { startServeProcess } from '../test/helpers/serve-process.ts';
 import { ensureDemoCorpus, printTable } from './lib.ts';
 
 const { values } = parseArgs({ options: {
@@ -34,7 +34,6 @@ const { values } = parseArgs({ options: {
 interface AutocannonResult { requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number }
 const autocannon = createRequire(import.meta.url)('autocannon') as (options: Record<string, unknown>) => Promise<AutocannonResult>;
 
-const BIN = fileURLToPath(new URL('../bin/juralite', import.meta.url));
 const WORDS = ['Kündigung', 'Mietvertrag', 'Schadensersatz', 'Eigenbedarf', 'Revision', 'Urlaub', 'Arbeitsvertrag',
   'Verwaltungsakt', 'Baugenehmigung', 'Steuerbescheid', 'Unterhalt', 'Berufung'];
 const ORGANIZATIONS = 30;
@@ -42,21 +41,10 @@ const TOKENS_PER_ORGANIZATION = 10;
 const dir = mkdtempSync(join(tmpdir(), 'juralite-bench-cluster-'));
 const children: ChildProcess[] = [];
 
-function startNode(state: string, corpus: string, name: string): Promise<string> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--state', state, '--db', corpus, '--data', join(dir, name), '--port', '0'],
-    { stdio: ['ignore', 'pipe', 'pipe'] });
+async function startNode(state: string, corpus: string, name: string): Promise<string> {
+  const { child, url } = await startServeProcess(['--state', state, '--db', corpus, '--data', join(dir, name)]);
   children.push(child);
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const read = (chunk: Buffer) => {
-      output += chunk;
-      const match = /serving (http:\/\/\S+)\/api\/v1/.exec(output);
-      if (match) resolve(match[1]);
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.once('exit', (code) => reject(new Error(`node ${name} exited (${code}):\n${output}`)));
-  });
+  return url;
 }
 
 /** The search mix over `urls`, half the connections each; requests per second summed, latencies of the first. */

@@ -12,47 +12,30 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { POSTGRES_MISSING, startPostgres, type TestPostgres } from '../helpers/postgres.ts';
 import { demoCorpus, fixtureId } from '../helpers/demo-corpus.ts';
+import { startServeProcess } from '../helpers/serve-process.ts';
 import { openPostgresStore, type PostgresStore } from '../../src/state/postgres-store.ts';
 import { createOrganizationPg, createTokenPg, grantCreditsPg } from '../../src/state/postgres-admin.ts';
 import { DEFAULT_PLAN_TERMS } from '../../src/accounts/plans.ts';
 import { berlinDay } from '../../src/accounts/time.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/juralite', import.meta.url));
 let postgres: TestPostgres;
 let store: PostgresStore;
 let nodes: string[] = [];
 const children: ChildProcess[] = [];
 const dir = mkdtempSync(join(tmpdir(), 'juralite-cluster-'));
 
-/** Starts `juralite serve` on the shared state; resolves with its base URL once it listens. */
-function startNode(stateUrl: string, corpus: string, name: string): Promise<string> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--state', stateUrl, '--db', corpus, '--data', join(dir, name), '--port', '0'],
-    { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts a node on the shared state; what it logs after it started (a failed state write) shows with the test's output. */
+async function startNode(stateUrl: string, corpus: string, name: string): Promise<string> {
+  const { child, url } = await startServeProcess(['--state', stateUrl, '--db', corpus, '--data', join(dir, name)]);
   children.push(child);
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`node ${name} did not start:\n${output}`)), 60_000);
-    const read = (chunk: Buffer) => {
-      output += chunk;
-      const match = /serving (http:\/\/\S+)\/api\/v1/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    // What a node logs after it started (a failed state write) shows with the test's output.
-    child.stderr!.on('data', (chunk: Buffer) => { if (nodes.length) process.stderr.write(`[node ${name}] ${chunk}`); });
-    child.once('exit', (code) => reject(new Error(`node ${name} exited (${code}):\n${output}`)));
-  });
+  child.stderr!.on('data', (chunk: Buffer) => process.stderr.write(`[node ${name}] ${chunk}`));
+  return url;
 }
 
 before(async () => {
