@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from 'h3';
 import { openCorpus, type CorpusDb } from './corpus/open.ts';
 import { existsSync } from 'node:fs';
-import { openState } from './accounts/state-db.ts';
 import { RateWindows } from './accounts/limits.ts';
+import { SqliteStore } from './state/sqlite-store.ts';
+import type { RateLimiter, StateStore } from './state/store.ts';
 import { loadConfig, type Config } from './config.ts';
 import { createApp } from './http/app.ts';
 import { edgeRefusal, parserRefusal } from './http/responses.ts';
@@ -31,16 +32,25 @@ export function openCorpusReadonly(path: string): CorpusDb | null {
  */
 export function openServices(options: {
   corpusPath: string;
-  statePath: string;
+  /** The SQLite state file, unless `store` is given (PostgreSQL: src/state/open.ts openStateStore). */
+  statePath?: string;
+  store?: StateStore;
+  /** The rate limiter; default: in memory (RateWindows), right for one process. */
+  rates?: RateLimiter;
   config?: Config;
   clock?: () => Date;
 }): Services {
+  const store = options.store ?? new SqliteStore(options.statePath!);
   return {
-    state: openState(options.statePath),
+    store,
+    get state() {
+      if (store instanceof SqliteStore) return store.db;
+      throw new Error('The state is on PostgreSQL: there is no SQLite state database to work on.');
+    },
     corpus: openCorpusReadonly(options.corpusPath),
     config: options.config ?? loadConfig(),
     clock: options.clock ?? (() => new Date()),
-    rates: new RateWindows(),
+    rates: options.rates ?? new RateWindows(),
   };
 }
 
@@ -88,7 +98,7 @@ export function closeServices(services: Services): void {
     detachRankHelper(services.corpus);
     services.corpus.close();
   }
-  services.state.close();
+  services.store.close().catch((error) => console.error('juralite: closing the state failed:', error));
 }
 
 /**

@@ -24,7 +24,7 @@ function ensureAllotment(db: StateDb, organization: Organization, terms: Record<
       `monthly allotment, plan ${organization.plan}`);
 }
 
-interface LedgerSums { monthly: number; allotted: number; bonus: number }
+export interface LedgerSums { monthly: number; allotted: number; bonus: number }
 
 /** The running sums (ledger_sums) of the organization's monthly pool this month and of its bonus pool. */
 function ledgerSums(db: StateDb, organizationId: string, now: Date): LedgerSums {
@@ -35,7 +35,7 @@ function ledgerSums(db: StateDb, organizationId: string, now: Date): LedgerSums 
 }
 
 /** A month whose allotment row is not written yet (no charge so far) counts the plan's allotment all the same. */
-function balanceFrom(sums: LedgerSums, organization: Organization, terms: Record<Plan, PlanTerms>): Balance {
+export function balanceFrom(sums: LedgerSums, organization: Organization, terms: Record<Plan, PlanTerms>): Balance {
   const monthlyLeft = sums.monthly + (sums.allotted ? 0 : terms[organization.plan].monthlyCredits);
   return { monthly: monthlyLeft, bonus: sums.bonus, total: monthlyLeft + sums.bonus };
 }
@@ -74,18 +74,29 @@ export function chargeInTransaction(
   if (free) return { charged: true, cost: 0, balance: before };
   if (before.total < charge.cost) return { charged: false, cost: charge.cost, balance: before };
   if (!sums.allotted) ensureAllotment(db, organization, terms, now);
-  const fromMonthly = Math.min(charge.cost, Math.max(before.monthly, 0));
-  const fromBonus = charge.cost - fromMonthly;
+  const { fromMonthly, fromBonus } = splitCharge(before, charge.cost);
   const { lastInsertRowid } = sql(db, 
     `INSERT INTO ledger (organization_id, at, month, kind, monthly_delta, bonus_delta, operation, result_key)
      VALUES (?, ?, ?, 'charge', ?, ?, ?, ?)`,
   ).run(organization.id, now.toISOString(), month, -fromMonthly, -fromBonus, charge.operation, charge.resultKey);
   sql(db, 'INSERT INTO paid_results (organization_id, month, operation, result_key, ledger_id) VALUES (?, ?, ?, ?, ?)')
     .run(organization.id, month, charge.operation, charge.resultKey, lastInsertRowid);
+  return chargedOutcome(before, charge.cost);
+}
+
+/** How a charge divides between the pools: the monthly allotment first, then bonus credits. */
+export function splitCharge(before: Balance, cost: number): { fromMonthly: number; fromBonus: number } {
+  const fromMonthly = Math.min(cost, Math.max(before.monthly, 0));
+  return { fromMonthly, fromBonus: cost - fromMonthly };
+}
+
+/** The outcome of a charge of `cost` taken from the balance `before`. */
+export function chargedOutcome(before: Balance, cost: number): ChargeOutcome {
+  const { fromMonthly, fromBonus } = splitCharge(before, cost);
   return {
     charged: true,
-    cost: charge.cost,
-    balance: { monthly: before.monthly - fromMonthly, bonus: before.bonus - fromBonus, total: before.total - charge.cost },
+    cost,
+    balance: { monthly: before.monthly - fromMonthly, bonus: before.bonus - fromBonus, total: before.total - cost },
   };
 }
 

@@ -58,7 +58,8 @@ export class RateWindows {
 
 export type VolumeUnit = 'rows' | 'documents';
 
-const capOf = (terms: PlanTerms, unit: VolumeUnit) => (unit === 'rows' ? terms.dailyRows : terms.dailyDocuments);
+/** The daily cap of a plan for a unit. */
+export const capOf = (terms: PlanTerms, unit: VolumeUnit) => (unit === 'rows' ? terms.dailyRows : terms.dailyDocuments);
 
 /** What the organization has served of `unit` today (the Berlin calendar day). */
 export function usedToday(db: StateDb, organizationId: string, unit: VolumeUnit, now: Date): number {
@@ -74,8 +75,11 @@ export function usedToday(db: StateDb, organizationId: string, unit: VolumeUnit,
 export function assertVolumeLeft(
   db: StateDb, organization: Organization, terms: Record<Plan, PlanTerms>, unit: VolumeUnit, now: Date, amount = 1,
 ): void {
-  const cap = capOf(terms[organization.plan], unit);
-  const used = usedToday(db, organization.id, unit, now);
+  assertRoom(capOf(terms[organization.plan], unit), usedToday(db, organization.id, unit, now), unit, now, amount);
+}
+
+/** 429 volume_cap unless `used + amount` stays within `cap` (the check of assertVolumeLeft, for any state engine). */
+export function assertRoom(cap: number, used: number, unit: VolumeUnit, now: Date, amount = 1): void {
   if (used + amount <= cap) return;
   const resetsAt = nextBerlinMidnight(now);
   const detail = used >= cap

@@ -22,14 +22,14 @@ export interface User {
   created_at: string;
 }
 
-interface OrganizationRow { id: string; name: string; plan: Plan; require_two_factor: number; created_at: string }
-interface UserRow {
+export interface OrganizationRow { id: string; name: string; plan: Plan; require_two_factor: number; created_at: string }
+export interface UserRow {
   id: string; organization_id: string; name: string; email: string | null;
   verified_at: string | null; two_factor_enabled: number; created_at: string;
 }
 
-const toOrganization = (row: OrganizationRow): Organization => ({ ...row, require_two_factor: row.require_two_factor === 1 });
-const toUser = ({ verified_at, two_factor_enabled, ...rest }: UserRow): User => ({
+export const toOrganization = (row: OrganizationRow): Organization => ({ ...row, require_two_factor: row.require_two_factor === 1 });
+export const toUser = ({ verified_at, two_factor_enabled, ...rest }: UserRow): User => ({
   ...rest,
   verified: verified_at !== null,
   two_factor_enabled: two_factor_enabled === 1,

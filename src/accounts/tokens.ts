@@ -23,7 +23,7 @@ export interface TokenRecord {
   revoked_at: string | null;
 }
 
-interface TokenRow extends Omit<TokenRecord, 'abilities'> { abilities: string; secret_sha256: Buffer }
+export interface TokenRow extends Omit<TokenRecord, 'abilities'> { abilities: string; secret_sha256: Buffer }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
@@ -60,6 +60,19 @@ export function createToken(
   if (!user || user.organization_id !== organization.id) {
     throw new Error(`No user ${userId ?? '(none)'} in organization ${organization.id}.`);
   }
+  const minted = mintToken({ ...input, organizationId: organization.id, userId: user.id }, now);
+  sql(db, TOKEN_INSERT).run(...minted.row);
+  return { token: minted.token, record: getToken(db, minted.id)! };
+}
+
+/** The statement that stores a minted token (parameters: `mintToken(...).row`). */
+export const TOKEN_INSERT = `INSERT INTO tokens (id, organization_id, user_id, secret_sha256, abilities, name, created_at, expires_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/** A new token of a checked organization and user: the plain token (shown once) and the row that stores its hash. */
+export function mintToken(
+  input: { organizationId: string; userId: string; abilities: Ability[]; days?: number; name?: string }, now: Date,
+): { id: string; token: string; row: unknown[] } {
   const days = input.days ?? MAX_TOKEN_DAYS;
   if (!Number.isInteger(days) || days < 1 || days > MAX_TOKEN_DAYS) {
     throw new Error(`A token lives 1 to ${MAX_TOKEN_DAYS} days, not ${days}.`);
@@ -67,11 +80,11 @@ export function createToken(
   const id = randomBytes(8).toString('hex');
   const secret = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + days * 86_400_000).toISOString();
-  sql(db, `INSERT INTO tokens (id, organization_id, user_id, secret_sha256, abilities, name, created_at, expires_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
-    .run(id, organization.id, user.id, sha256(secret), input.abilities.join(','), input.name ?? null,
-      now.toISOString(), expiresAt);
-  return { token: `jl_${id}_${secret}`, record: getToken(db, id)! };
+  return {
+    id,
+    token: `jl_${id}_${secret}`,
+    row: [id, input.organizationId, input.userId, sha256(secret), input.abilities.join(','), input.name ?? null, now.toISOString(), expiresAt],
+  };
 }
 
 export function getToken(db: StateDb, id: string): TokenRecord | undefined {
@@ -98,11 +111,30 @@ const DECOY_HASH = sha256(randomUUID());
  * deleted organization; 409 for a token that predates organization binding.
  */
 export function authenticate(db: StateDb, authorization: string | undefined | null, now: Date): Caller {
+  const { id, secret } = bearerToken(authorization);
+  const row = sql<[string], TokenRow>(db, 'SELECT * FROM tokens WHERE id = ?').get(id);
+  const { token, organizationId } = verifiedToken(row, secret, now);
+  const organization = getOrganization(db, organizationId);
+  if (!organization) throw unauthenticated();
+  return { token, organization, user: token.user_id ? getUser(db, token.user_id) : undefined };
+}
+
+/** The id and secret of an Authorization header's bearer token; 401 when it is missing or malformed. */
+export function bearerToken(authorization: string | undefined | null): { id: string; secret: string } {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   const parts = match && TOKEN_PATTERN.exec(match[1]);
   if (!parts) throw unauthenticated();
-  const row = sql<[string], TokenRow>(db, 'SELECT * FROM tokens WHERE id = ?').get(parts[1]);
-  const matches = timingSafeEqual(sha256(parts[2]), row?.secret_sha256 ?? DECOY_HASH);
+  return { id: parts[1], secret: parts[2] };
+}
+
+/**
+ * The token a stored row (or none) makes of `secret`, compared in constant time: 401 unless it matches and is neither
+ * revoked nor expired, 409 when it names no organization.
+ */
+export function verifiedToken(
+  row: (Omit<TokenRecord, 'abilities'> & { abilities: string; secret_sha256: Buffer }) | undefined, secret: string, now: Date,
+): { token: TokenRecord; organizationId: string } {
+  const matches = timingSafeEqual(sha256(secret), row?.secret_sha256 ?? DECOY_HASH);
   if (!row || !matches) throw unauthenticated();
   if (row.revoked_at) throw unauthenticated('This token has been revoked.');
   if (row.expires_at <= now.toISOString()) throw unauthenticated('This token has expired.');
@@ -110,9 +142,7 @@ export function authenticate(db: StateDb, authorization: string | undefined | nu
     throw new ApiError('token_org_missing',
       'This token was created before tokens named an organization; create a new token.');
   }
-  const organization = getOrganization(db, row.organization_id);
-  if (!organization) throw unauthenticated();
-  return { token: toRecord(row), organization, user: row.user_id ? getUser(db, row.user_id) : undefined };
+  return { token: toRecord(row), organizationId: row.organization_id };
 }
 
 /** Every token, or an organization's, oldest first, without their hashes (`juralite token list`). */

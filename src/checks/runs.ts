@@ -17,8 +17,12 @@ export function saveRun(state: StateDb, organizationId: string, run: CheckRun): 
 
 /** The run, if it belongs to the organization; 404 otherwise (never 403: another organization's run does not exist). */
 export function readRun(state: StateDb, organizationId: string, id: string): CheckRun {
-  const row = sql<[string, string], { body: string }>(state, 'SELECT body FROM runs WHERE id = ? AND organization_id = ?')
-    .get(id, organizationId);
+  return runFrom(sql<[string, string], { body: string }>(state, 'SELECT body FROM runs WHERE id = ? AND organization_id = ?')
+    .get(id, organizationId), id);
+}
+
+/** A stored run's row (or none) as the run; 404 for none. */
+export function runFrom(row: { body: string } | undefined, id: string): CheckRun {
   if (!row) throw notFound(`No citation check run ${id} for this organization.`);
   return JSON.parse(row.body) as CheckRun;
 }
@@ -27,9 +31,19 @@ export interface ReadyUpload { id: string; text: string; quoted_credits: number 
 
 /** The extracted text of an upload that a check may consume; 422 on `document_id` saying why not. */
 export function readyUpload(state: StateDb, organizationId: string, id: string, now: Date): ReadyUpload {
-  const row = sql<[string, string], { id: string; status: string; text: string | null; quoted_credits: number | null; expires_at: string; error_code: string | null }>(state,
-    'SELECT id, status, text, quoted_credits, expires_at, error_code FROM uploads WHERE id = ? AND organization_id = ?',
-  ).get(id, organizationId);
+  return readyFrom(sql<[string, string], UploadReadiness>(state, READINESS).get(id, organizationId), now);
+}
+
+/** What readyUpload reads of an upload. */
+export interface UploadReadiness {
+  id: string; status: string; text: string | null; quoted_credits: number | null; expires_at: string; error_code: string | null;
+}
+
+/** The query of readyUpload (parameters: the upload's id, the organization's). */
+export const READINESS = 'SELECT id, status, text, quoted_credits, expires_at, error_code FROM uploads WHERE id = ? AND organization_id = ?';
+
+/** An upload row (or none) as a check may consume it; 422 on `document_id` saying why not. */
+export function readyFrom(row: UploadReadiness | undefined, now: Date): ReadyUpload {
   if (!row) throw invalidArgument('document_id', 'no upload with this id exists for your organization');
   // Past expires_at an upload is expired whether or not the sweep has got to it yet.
   if (row.status !== 'consumed' && row.expires_at <= now.toISOString()) throw invalidArgument('document_id', 'the upload has expired');
@@ -49,7 +63,14 @@ export function readyUpload(state: StateDb, organizationId: string, id: string, 
 
 /** Marks an upload consumed (inside the charge's transaction) and deletes its text. */
 export function consumeUpload(state: StateDb, id: string): void {
-  const { changes } = sql(state, "UPDATE uploads SET status = 'consumed', text = NULL WHERE id = ? AND status = 'ready'").run(id);
+  consumed(sql(state, CONSUME).run(id).changes);
+}
+
+/** The statement of consumeUpload (parameter: the upload's id). */
+export const CONSUME = "UPDATE uploads SET status = 'consumed', text = NULL WHERE id = ? AND status = 'ready'";
+
+/** 422 on `document_id` unless the consuming statement changed the upload. */
+export function consumed(changes: number): void {
   // A concurrent check consumed it first: this one rolls back with nothing charged.
   if (changes === 0) throw invalidArgument('document_id', 'the upload was already consumed by a citation check');
 }

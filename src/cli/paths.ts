@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { isPostgresUrl } from '../state/location.ts';
 import { executableDir, IS_EXECUTABLE } from '../runtime/executable.ts';
 
 /** Where files go when no flag names them. */
@@ -28,8 +29,14 @@ export function dataPaths(flags: { data?: string; db?: string; state?: string },
   return {
     dataDir,
     corpusPath: resolve(flags.db ?? (env.JURALITE_DB || defaults.corpusPath || join(dataDir, 'corpus.db'))),
-    statePath: resolve(flags.state ?? (env.JURALITE_STATE || join(dataDir, 'state.db'))),
+    statePath: stateLocation(flags.state ?? (env.JURALITE_STATE_URL || env.JURALITE_STATE), dataDir),
   };
+}
+
+/** --state (or $JURALITE_STATE_URL): a PostgreSQL URL as given, a file resolved; default DIR/state.db. */
+function stateLocation(given: string | undefined, dataDir: string): string {
+  if (given && isPostgresUrl(given)) return given;
+  return resolve(given ?? join(dataDir, 'state.db'));
 }
 
 /**

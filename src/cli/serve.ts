@@ -8,6 +8,9 @@ import { loadConfig } from '../config.ts';
 import { createOrganization } from '../accounts/organizations.ts';
 import { ABILITIES, createToken } from '../accounts/tokens.ts';
 import type { StateDb } from '../accounts/state-db.ts';
+import { openStateStore } from '../state/open.ts';
+import { isPostgresUrl, redactedUrl } from '../state/location.ts';
+import type { PostgresStore } from '../state/postgres-store.ts';
 import { UsageError, type Flags } from './flags.ts';
 import { requireDatabaseOrNothing, requireNoFileAt } from './files.ts';
 import { createObservability, observabilitySettings } from '../observability/observability.ts';
@@ -28,6 +31,31 @@ function bootstrapLocalAccount(state: StateDb, dataDir: string): void {
   const now = new Date();
   const { organization } = createOrganization(state, { name: 'Local organization', plan: 'enterprise' }, now);
   const { token } = createToken(state, { organizationId: organization.id, abilities: [...ABILITIES], name: 'local' }, now);
+  writeTokenFile(token, dataDir);
+}
+
+/**
+ * On the first start against an empty PostgreSQL state: the same local organization and token, made once however
+ * many nodes start together (an advisory lock orders them). The token file is on the node that made it.
+ */
+async function bootstrapSharedAccount(store: PostgresStore, dataDir: string): Promise<void> {
+  const { createOrganizationPg, createTokenPg } = await import('../state/postgres-admin.ts');
+  const client = await store.pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock(727352)');
+    if ((await store.query('SELECT 1 FROM organizations LIMIT 1')).rowCount > 0) return;
+    const now = new Date();
+    const { organizationId } = await createOrganizationPg(store, { name: 'Local organization', plan: 'enterprise' }, now);
+    const token = await createTokenPg(store, { organizationId, abilities: [...ABILITIES], name: 'local' }, now);
+    writeTokenFile(token, dataDir);
+  } finally {
+    await client.query('SELECT pg_advisory_unlock(727352)').catch(() => {});
+    client.release();
+  }
+}
+
+function writeTokenFile(token: string, dataDir: string): void {
+  const tokenFile = join(dataDir, 'token.txt');
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
   chmodSync(tokenFile, 0o600);
@@ -61,7 +89,7 @@ export function listenAddress(flags: Flags, env: NodeJS.ProcessEnv = process.env
 /** The data files serve makes on a first start must not collide with a file or database of another kind. */
 function checkDataFiles(options: { corpusPath: string; statePath: string; dataDir: string }): void {
   requireNoFileAt(options.dataDir, 'the data directory');
-  requireDatabaseOrNothing(options.statePath, 'a juralite state database');
+  if (!isPostgresUrl(options.statePath)) requireDatabaseOrNothing(options.statePath, 'a juralite state database');
   requireDatabaseOrNothing(options.corpusPath, 'a juralite corpus');
 }
 
@@ -100,8 +128,15 @@ export async function serve(options: { corpusPath: string; statePath: string; da
       + 'minutes for a large corpus) ...');
     upgradeCorpus(options.corpusPath);
   }
-  const services = openServices({ ...options, config: loadConfig(process.env, options) });
-  bootstrapLocalAccount(services.state, options.dataDir);
+  const shared = isPostgresUrl(options.statePath);
+  const { store, rates } = await openStateStore(options.statePath);
+  const config = loadConfig(process.env, options);
+  // Beside no state file on PostgreSQL: an upload's file waits in this node's data directory until extracted.
+  if (shared) config.uploads.dir ??= join(options.dataDir, 'uploads');
+  const services = openServices({ ...options, store, rates, config });
+  if (store.kind === 'postgres') await bootstrapSharedAccount(store as PostgresStore, options.dataDir);
+  else bootstrapLocalAccount(services.state, options.dataDir);
+  if (shared) console.log(`juralite: the state is on PostgreSQL at ${redactedUrl(options.statePath)} (shared by every node)`);
   if (!services.corpus) {
     console.warn(`juralite: no corpus at ${options.corpusPath}; corpus operations answer 503 until one is placed there and `
       + `the service restarted (or build one: juralite import --db ${options.corpusPath} SOURCES)`);

@@ -35,8 +35,8 @@ const NO_STORE = { 'cache-control': 'no-store' };
 export const healthzAnswer = (services: Services) => () => jsonResponse(services.config, 200, { status: 'ok' }, NO_STORE);
 
 /** GET /readyz: 200 when the service can answer calls, else 503 naming what is not ready. */
-export const readyzAnswer = (services: Services) => () => {
-  const { ready, checks } = readiness(services);
+export const readyzAnswer = (services: Services) => async () => {
+  const { ready, checks } = await readiness(services);
   return jsonResponse(services.config, ready ? 200 : 503, { status: ready ? 'ready' : 'not_ready', checks }, NO_STORE);
 };
 

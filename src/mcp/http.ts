@@ -1,5 +1,4 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { authenticate } from '../accounts/tokens.ts';
 import { ApiError } from '../errors.ts';
 import { JSON_BODY_LIMIT } from '../http/arguments.ts';
 import { problemResponse } from '../http/responses.ts';
@@ -32,7 +31,7 @@ export function mcpHttpHandler(
   return async (request, record) => {
     const authorization = request.headers.get('authorization');
     try {
-      const caller = authenticate(services.state, authorization, services.clock());
+      const caller = await services.store.authenticate(authorization, services.clock());
       if (record) record.organization = caller.organization.id;
     } catch (error) {
       return problemResponse(error, config);

@@ -2,7 +2,6 @@ import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { authenticate } from '../accounts/tokens.ts';
 import { ApiError } from '../errors.ts';
 import type { Operation, Services } from '../operations/operation.ts';
 import { PlainErrorsTransport } from './plain-errors.ts';
@@ -34,7 +33,7 @@ export async function runStdioServer(
 ): Promise<void> {
   const authorization = `Bearer ${token.trim()}`;
   try {
-    authenticate(services.state, authorization, services.clock());
+    await services.store.authenticate(authorization, services.clock());
   } catch (error) {
     if (error instanceof ApiError) throw new Error(`JURALITE_TOKEN was refused (${error.code}): ${error.message}`);
     throw error;

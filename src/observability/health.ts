@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import { corpusAsOf } from '../corpus/coverage.ts';
 import type { Services } from '../operations/operation.ts';
 import { uploadsRunning } from '../uploads/service.ts';
+import type { PostgresStore } from '../state/postgres-store.ts';
 
 export interface Readiness {
   ready: boolean;
@@ -13,8 +14,9 @@ export interface Readiness {
 }
 
 /** Whether the service can answer calls: the corpus open and readable, state writable, the extraction pool running. */
-export function readiness(services: Services): Readiness {
-  const checks = { corpus: corpusCheck(services), state: stateCheck(services), extraction: extractionCheck(services) };
+export async function readiness(services: Services): Promise<Readiness> {
+  const state = services.store.kind === 'postgres' ? await postgresCheck(services.store as PostgresStore) : stateCheck(services);
+  const checks = { corpus: corpusCheck(services), state, extraction: extractionCheck(services) };
   return { ready: Object.values(checks).every((check) => check === 'ok'), checks };
 }
 
@@ -38,6 +40,16 @@ function stateCheck({ state }: Services): string {
     return 'ok';
   } catch (error) {
     return `the state database cannot be written: ${(error as Error).message}`;
+  }
+}
+
+/** A shared state answers a query (within the pool's connection timeout) and is not a read-only standby. */
+async function postgresCheck(store: PostgresStore): Promise<string> {
+  try {
+    const { rows } = await store.query<{ read_only: string }>('SHOW transaction_read_only');
+    return rows[0]?.read_only === 'on' ? 'the PostgreSQL state is read-only' : 'ok';
+  } catch (error) {
+    return `the PostgreSQL state cannot be reached: ${(error as Error).message}`;
   }
 }
 

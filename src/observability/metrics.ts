@@ -76,11 +76,11 @@ export function createMetrics(services: Services): Metrics {
   });
   new Gauge({
     name: 'juralite_extraction_queue_length', help: 'Uploads waiting for or in text extraction', registers,
-    collect() { this.set(waitingUploads(services).count); },
+    async collect() { this.set((await waitingUploads(services)).count); },
   });
   new Gauge({
     name: 'juralite_extraction_oldest_wait_seconds', help: 'Age of the oldest upload waiting for extraction (0: none waits)', registers,
-    collect() { this.set(waitingUploads(services).oldestSeconds); },
+    async collect() { this.set((await waitingUploads(services)).oldestSeconds); },
   });
   const corpusGauge = (name: string, help: string, figure: (figures: ReturnType<typeof corpusFigures>) => number) =>
     new Gauge({ name, help, registers, collect() { this.set(services.corpus ? figure(corpusFigures(services.corpus)) : 0); } });
@@ -116,9 +116,10 @@ export function createMetrics(services: Services): Metrics {
   };
 }
 
-function waitingUploads(services: Services): { count: number; oldestSeconds: number } {
-  const row = sql(services.state, "SELECT count(*) AS n, min(created_at) AS oldest FROM uploads WHERE status = 'uploaded'")
-    .get() as { n: number; oldest: string | null };
-  const oldestSeconds = row.oldest ? Math.max(0, (services.clock().getTime() - Date.parse(row.oldest)) / 1000) : 0;
-  return { count: row.n, oldestSeconds };
+/** The uploads waiting for extraction, from the state of either engine. */
+async function waitingUploads(services: Services): Promise<{ count: number; oldestSeconds: number }> {
+  const waiting = await services.store.waitingUploads();
+  const oldest = waiting.reduce((min, row) => Math.min(min, Date.parse(row.created_at)), Infinity);
+  const oldestSeconds = waiting.length ? Math.max(0, (services.clock().getTime() - oldest) / 1000) : 0;
+  return { count: waiting.length, oldestSeconds };
 }

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { runCheck } from '../citations/check.ts';
 import { legalSignals } from '../citations/signals.ts';
 import { requireCorpus } from '../corpus/find-decision.ts';
-import { consumeUpload, newRunId, readyUpload, saveRun } from '../checks/runs.ts';
+import { newRunId } from '../checks/runs.ts';
 import { invalidArgument } from '../errors.ts';
 import { codePointLength } from '../text/code-points.ts';
 import { checkRunAnswer } from './answers.ts';
@@ -36,22 +36,21 @@ interface CheckArgs { text?: string; reference_date?: string | null; document_id
 interface CheckedText { text: string; documentId: string | null; price: number }
 
 // price, resultKey and the handler all need the checked text: read the upload (and test its text) once per call.
-const checkedTexts = new WeakMap<CheckArgs, CheckedText>();
+const checkedTexts = new WeakMap<CheckArgs, Promise<CheckedText>>();
 
 /** The text a call checks: its own, or the extracted text of a ready upload of the caller's organization. */
-function checkedText(args: CheckArgs, ctx: OperationContext): CheckedText {
+function checkedText(args: CheckArgs, ctx: OperationContext): Promise<CheckedText> {
   let checked = checkedTexts.get(args);
-  if (checked) return checked;
-  if (args.text !== undefined) {
-    checked = { text: args.text, documentId: null, price: checkPrice(codePointLength(args.text)) };
-  } else {
-    const upload = readyUpload(ctx.services.state, ctx.caller.organization.id, args.document_id!, ctx.now);
-    const problem = textProblem(upload.text);
-    if (problem) throw invalidArgument('document_id', `the extracted text ${problem}`);
-    checked = { text: upload.text, documentId: upload.id, price: upload.quoted_credits };
-  }
-  checkedTexts.set(args, checked);
+  if (!checked) checkedTexts.set(args, (checked = readCheckedText(args, ctx)));
   return checked;
+}
+
+async function readCheckedText(args: CheckArgs, ctx: OperationContext): Promise<CheckedText> {
+  if (args.text !== undefined) return { text: args.text, documentId: null, price: checkPrice(codePointLength(args.text)) };
+  const upload = await ctx.services.store.readyUpload(ctx.caller.organization.id, args.document_id!, ctx.now);
+  const problem = textProblem(upload.text);
+  if (problem) throw invalidArgument('document_id', `the extracted text ${problem}`);
+  return { text: upload.text, documentId: upload.id, price: upload.quoted_credits };
 }
 
 export default defineOperation({
@@ -88,21 +87,19 @@ export default defineOperation({
     v.forward(v.check((input) => (input.text === undefined) !== (input.document_id === undefined),
       'give exactly one of text and document_id'), ['text']),
   ),
-  price: (args, ctx) => checkedText(args, ctx).price,
+  price: async (args, ctx) => (await checkedText(args, ctx)).price,
   // "The same text checked again in the same month costs nothing more": keyed on the text, however it arrived.
-  resultKey: (args, ctx) => JSON.stringify([checkedText(args, ctx).text, args.reference_date ?? null]),
-  handler: (args, ctx) => {
+  resultKey: async (args, ctx) => JSON.stringify([(await checkedText(args, ctx)).text, args.reference_date ?? null]),
+  handler: async (args, ctx) => {
     const corpus = requireCorpus(ctx.services.corpus);
-    const { text: value, documentId } = checkedText(args, ctx);
+    const { text: value, documentId } = await checkedText(args, ctx);
     const run = runCheck(corpus, {
       id: newRunId(), text: value, reference_date: args.reference_date ?? null, source: 'api_v1',
       submittedAt: ctx.now, clock: ctx.services.clock,
     });
     const organizationId = ctx.caller.organization.id;
-    ctx.onCommit((state) => {
-      if (documentId) consumeUpload(state, documentId);
-      saveRun(state, organizationId, run);
-    });
+    if (documentId) ctx.onCommit({ kind: 'consume_upload', id: documentId });
+    ctx.onCommit({ kind: 'save_run', organizationId, run });
     return run;
   },
 });

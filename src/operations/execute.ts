@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import { ApiError, backendUnavailable, unexpectedFailure, validationFailed } from '../errors.ts';
-import { authenticate, type Caller } from '../accounts/tokens.ts';
-import { assertVolumeLeft, addVolume, type RateBucket } from '../accounts/limits.ts';
-import { alreadyPaid, balanceOf, chargeInTransaction } from '../accounts/ledger.ts';
-import { inWriteTransaction, type StateDb } from '../accounts/state-db.ts';
+import type { Caller } from '../accounts/tokens.ts';
+import { assertRoom, capOf, type RateBucket } from '../accounts/limits.ts';
+import type { StateWrite } from '../state/store.ts';
 import type { Operation, OperationContext, Services } from './operation.ts';
 
 export interface Credits {
@@ -105,9 +104,12 @@ async function runHandler<TArgs, TResult extends object>(
   }
 }
 
-function createContext(services: Services, caller: Caller, now: Date): OperationContext & { commits: ((state: StateDb) => void)[] } {
-  const commits: ((state: StateDb) => void)[] = [];
-  return { services, caller, now, commits, onCommit: (write) => commits.push(write) };
+function createContext(services: Services, caller: Caller, now: Date): OperationContext & { writes: StateWrite[]; effects: (() => void)[] } {
+  const writes: StateWrite[] = [];
+  const effects: (() => void)[] = [];
+  return {
+    services, caller, now, writes, effects, onCommit: (write) => writes.push(write), afterCommit: (effect) => effects.push(effect),
+  };
 }
 
 /**
@@ -127,47 +129,44 @@ export async function execute<TArgs, TResult extends object>(
   },
   services: Services,
 ): Promise<Answer> {
-  const { state, config } = services;
+  const { store, config } = services;
   const now = services.clock();
   // 1. Who is calling, and may they call this?
-  const caller = authenticate(state, request.authorization, now);
+  const caller = await store.authenticate(request.authorization, now);
   request.onCaller?.(caller);
   assertAllowed(operation, caller);
   // 2. Rate limits.
   const buckets: RateBucket[] = operation.heavy ? ['all', 'heavy'] : ['all'];
-  services.rates.take(caller.token.id, buckets, now);
+  await services.rates.take(caller.token.id, buckets, now);
   // 3. Arguments (read lazily: a refused caller never makes the server read a request body).
   const raw = typeof request.args === 'function' ? await (request.args as () => Promise<unknown>)() : request.args;
   const ctx = createContext(services, caller, now);
   const parsed = parseArgs(operation, raw);
   const args = operation.normalize ? operation.normalize(parsed, ctx) : parsed;
   // 4. Price, balance and daily cap, before anything runs.
-  const cost = operation.price(args, ctx);
-  const resultKey = sha256Hex(operation.resultKey?.(args, ctx) ?? canonicalJson(args));
+  const cost = await operation.price(args, ctx);
+  const resultKey = sha256Hex(await operation.resultKey?.(args, ctx) ?? canonicalJson(args));
   const organization = caller.organization;
-  if (cost > 0 && !alreadyPaid(state, organization.id, operation.name, resultKey, now)) {
-    const balance = balanceOf(state, organization, config.plans, now);
+  if (cost > 0 && !await store.alreadyPaid(organization.id, operation.name, resultKey, now)) {
+    const balance = await store.balanceOf(organization, config.plans, now);
     if (balance.total < cost) throw insufficientCredits(cost, balance.total);
   }
   const volume = operation.volume;
-  if (volume && (volume.ahead?.(args) ?? true)) assertVolumeLeft(state, organization, config.plans, volume.unit, now);
+  if (volume && (volume.ahead?.(args) ?? true)) {
+    assertRoom(capOf(config.plans[organization.plan], volume.unit), await store.volumeUsed(organization.id, volume.unit, now),
+      volume.unit, now);
+  }
   // 5. The work.
   const result = await runHandler(operation, args, ctx);
   // 6. Charge and commit, all or nothing.
-  const credits = recordedOrUnavailable(() => inWriteTransaction(state, () => {
-    const outcome = chargeInTransaction(state, organization, config.plans,
-      { operation: operation.name, resultKey, cost }, now);
-    if (!outcome.charged) throw insufficientCredits(outcome.cost, outcome.balance.total);
-    const amount = volume?.amount(result, args) ?? 0;
-    if (volume && amount > 0) {
-      // Again inside the transaction, for all this call served: calls that passed the check together, or one call
-      // serving more than is left, must not carry the day past the cap.
-      assertVolumeLeft(state, organization, config.plans, volume.unit, now, amount);
-      addVolume(state, organization.id, volume.unit, amount, now);
-    }
-    for (const write of ctx.commits) write(state);
-    return { metered: true, cost: outcome.cost, credits_remaining: outcome.balance.total };
-  }));
+  const amount = volume?.amount(result, args) ?? 0;
+  const outcome = await recordedOrUnavailable(store.commitCall({
+    organization, terms: config.plans, charge: { operation: operation.name, resultKey, cost },
+    volume: volume && { unit: volume.unit, amount }, writes: ctx.writes,
+  }, now));
+  if (!outcome.charged) throw insufficientCredits(outcome.cost, outcome.balance.total);
+  for (const effect of ctx.effects) effect();
+  const credits = { metered: true, cost: outcome.cost, credits_remaining: outcome.balance.total };
   return { status: operation.status ?? 200, body: envelope(result, credits, config) };
 }
 
@@ -175,10 +174,10 @@ function envelope(result: object, credits: Credits, config: Services['config']):
   return { ...result, api_version: config.release, changelog_url: config.changelogUrl, credits };
 }
 
-/** Runs a write to the state database; an ApiError passes, any other failure becomes 503 with nothing charged. */
-function recordedOrUnavailable<T>(write: () => T): T {
+/** A write to the state; an ApiError passes, any other failure becomes 503 with nothing charged. */
+async function recordedOrUnavailable<T>(write: Promise<T>): Promise<T> {
   try {
-    return write();
+    return await write;
   } catch (error) {
     throw error instanceof ApiError ? error : stateUnavailable(error);
   }

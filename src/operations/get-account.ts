@@ -1,6 +1,5 @@
 import * as v from 'valibot';
-import { balanceOf } from '../accounts/ledger.ts';
-import { usedToday, type VolumeUnit } from '../accounts/limits.ts';
+import type { VolumeUnit } from '../accounts/limits.ts';
 import { nextBerlinMidnight } from '../accounts/time.ts';
 import { defineOperation } from './operation.ts';
 import { accountAnswer } from './answers.ts';
@@ -22,12 +21,13 @@ export default defineOperation({
   answer: accountAnswer,
   pricing: 'free',
   price: () => 0,
-  handler: (_args, { services, caller, now }) => {
-    const { state, config } = services;
+  handler: async (_args, { services, caller, now }) => {
+    const { store, config } = services;
     const { organization, token, user } = caller;
     const terms = config.plans[organization.plan];
-    const balance = balanceOf(state, organization, config.plans, now);
-    const cap = (unit: VolumeUnit, limit: number) => ({ cap: limit, used: usedToday(state, organization.id, unit, now) });
+    const balance = await store.balanceOf(organization, config.plans, now);
+    const used = { rows: await store.volumeUsed(organization.id, 'rows', now), documents: await store.volumeUsed(organization.id, 'documents', now) };
+    const cap = (unit: VolumeUnit, limit: number) => ({ cap: limit, used: used[unit] });
     return {
       organization: { id: organization.id, name: organization.name, plan: organization.plan,
         require_two_factor: organization.require_two_factor },

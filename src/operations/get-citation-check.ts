@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import { readRun } from '../checks/runs.ts';
 import { checkRunAnswer } from './answers.ts';
 import { defineOperation } from './operation.ts';
 import { text } from './schemas.ts';
@@ -16,5 +15,5 @@ export default defineOperation({
   args: v.object({ run: v.pipe(text(100), v.description('run id')) }),
   pricing: 'free',
   price: () => 0,
-  handler: (args, ctx) => readRun(ctx.services.state, ctx.caller.organization.id, args.run),
+  handler: (args, ctx) => ctx.services.store.readRun(ctx.caller.organization.id, args.run),
 });

@@ -4,7 +4,6 @@ import { uploadAnswer } from './answers.ts';
 import { defineOperation } from './operation.ts';
 import { text } from './schemas.ts';
 import { uploadResource } from '../uploads/resource.ts';
-import { expireDue, findUpload } from '../uploads/store.ts';
 
 export default defineOperation({
   name: 'get_citation_document',
@@ -20,14 +19,14 @@ export default defineOperation({
   pricing: 'free',
   price: () => 0,
   handler: async (args, ctx) => {
-    const { state } = ctx.services;
+    const { store } = ctx.services;
     const organizationId = ctx.caller.organization.id;
-    let row = findUpload(state, organizationId, args.document);
+    let row = await store.findUpload(organizationId, args.document);
     if (!row) throw notFound(`No upload ${args.document} for this organization.`);
     // Expiry happens on read as well as in the periodic sweep: an upload past expires_at is never shown as live.
     if (row.status !== 'expired' && row.expires_at <= ctx.now.toISOString()) {
-      await expireDue(state, ctx.now, row.id);
-      row = findUpload(state, organizationId, args.document)!;
+      await store.expireDue(ctx.now, row.id);
+      row = (await store.findUpload(organizationId, args.document))!;
     }
     return uploadResource(row);
   },

@@ -2,18 +2,22 @@ import type * as v from 'valibot';
 import type Database from 'better-sqlite3';
 import type { StateDb } from '../accounts/state-db.ts';
 import type { Ability, Caller } from '../accounts/tokens.ts';
-import type { RateWindows, VolumeUnit } from '../accounts/limits.ts';
+import type { VolumeUnit } from '../accounts/limits.ts';
+import type { RateLimiter, StateStore, StateWrite } from '../state/store.ts';
 import type { Config } from '../config.ts';
 
-/** What every operation may use: the two databases, the configuration, the clock and the rate windows. */
+/** What every operation may use: the state, the corpus, the configuration, the clock and the rate limits. */
 export interface Services {
-  state: StateDb;
+  /** The state (SQLite or PostgreSQL): the request path reaches it only through this. */
+  store: StateStore;
+  /** The SQLite state database itself, for the tools that work on the file (CLI, tests); throws on PostgreSQL. */
+  readonly state: StateDb;
   /** The corpus; null when no corpus file is open (operations that need it answer 503). */
   corpus: Database.Database | null;
   config: Config;
   clock: () => Date;
-  /** Requests per token and minute (in memory: see RateWindows). */
-  rates: RateWindows;
+  /** Requests per token and minute (in memory per process on SQLite, shared on PostgreSQL). */
+  rates: RateLimiter;
 }
 
 export interface OperationContext {
@@ -21,8 +25,10 @@ export interface OperationContext {
   /** The authenticated caller. */
   caller: Caller;
   now: Date;
-  /** Registers a write to the state database that commits in the same transaction as the charge, or not at all. */
-  onCommit(write: (state: StateDb) => void): void;
+  /** Registers a write to the state that commits in the same transaction as the charge, or not at all. */
+  onCommit(write: StateWrite): void;
+  /** Runs `effect` once the call's transaction has committed (never when it rolled back). */
+  afterCommit(effect: () => void): void;
 }
 
 /** HTTP statuses besides success that an operation can answer, as the contract lists them per endpoint. */
@@ -64,7 +70,7 @@ export interface Operation<TArgs = any, TResult extends object = object> {
   status?: 200 | 202;
   errors: ErrorStatus[];
   /** Credits this call costs before any free repeat (known before the handler runs). */
-  price(args: TArgs, ctx: OperationContext): number;
+  price(args: TArgs, ctx: OperationContext): number | Promise<number>;
   /**
    * The arguments in their one canonical form, before price, free repeats and the handler: decisions named by UUID,
    * ECLI or Aktenzeichen become their UUID, disambiguating court and date go, what cannot change the answer is
@@ -73,7 +79,7 @@ export interface Operation<TArgs = any, TResult extends object = object> {
    */
   normalize?(args: TArgs, ctx: OperationContext): TArgs;
   /** What identifies "the same result" for free repeats within a month; default: the normalized arguments. */
-  resultKey?(args: TArgs, ctx: OperationContext): string;
+  resultKey?(args: TArgs, ctx: OperationContext): string | Promise<string>;
   /**
    * The daily cap this operation draws on: how much a result uses (0: nothing counted), and whether a call is refused
    * up front when the cap is full (`ahead`, default always; false where the call may well serve nothing counted).

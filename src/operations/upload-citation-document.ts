@@ -4,7 +4,7 @@ import { defineOperation } from './operation.ts';
 import type { ReceivedFile } from '../uploads/receive.ts';
 import { uploadResource } from '../uploads/resource.ts';
 import { uploadsOf } from '../uploads/service.ts';
-import { insertWithinQuota, newUploadRow } from '../uploads/store.ts';
+import { newUploadRow } from '../uploads/store.ts';
 
 /** What the HTTP edge hands over for `file`: the stored, recognized file (src/uploads/receive.ts). */
 const receivedFile = v.custom<ReceivedFile>(
@@ -32,11 +32,9 @@ export default defineOperation({
   handler: (args, ctx) => {
     const row = newUploadRow(args.file, ctx.caller.organization.id, ctx.now);
     const { quota } = ctx.services.config.uploads;
-    ctx.onCommit((state) => {
-      insertWithinQuota(state, row, quota, ctx.now);
-      // After the commit: extraction finds the row, or nothing if the transaction rolled back.
-      setImmediate(() => uploadsOf(ctx.services).extract(row.id));
-    });
+    ctx.onCommit({ kind: 'insert_upload', row, quota });
+    // After the commit: extraction finds the row.
+    ctx.afterCommit(() => uploadsOf(ctx.services).extract(row.id));
     return uploadResource(row);
   },
 });

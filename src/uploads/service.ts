@@ -1,7 +1,7 @@
 // The upload machinery of one server: the uploads directory, the extraction pool and the expiry sweep. Started
 // with the HTTP server (only it receives uploads); on start it deletes orphaned files, expires what is due and
 // extracts again every upload still `uploaded`, so a restart loses nothing.
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -10,7 +10,6 @@ import { CHECK_MAX_CHARS } from '../operations/check-citations.ts';
 import { DOCX_MAX_UNCOMPRESSED_BYTES } from './inspect.ts';
 import { ExtractionPool, PoolClosed } from './pool.ts';
 import { receiveUpload, type ReceivedFile } from './receive.ts';
-import { expireDue, recordExtraction, waitingPaths, waitingUpload, waitingUploads } from './store.ts';
 
 export interface Uploads {
   readonly dir: string;
@@ -30,13 +29,13 @@ const started = new WeakMap<Services, Uploads>();
 /** Where uploaded files wait: configured, or `uploads/` beside the state database (the data directory). */
 function uploadsDir(services: Services): string {
   if (services.config.uploads.dir) return services.config.uploads.dir;
-  const statePath = services.state.name;
+  const statePath = services.store.filePath;
   return statePath && statePath !== ':memory:' ? join(dirname(statePath), 'uploads') : join(tmpdir(), `juralite-uploads-${process.pid}`);
 }
 
 /** Files no waiting upload names: left by a crash mid-upload, or by an extraction cut short. */
-function removeOrphans(services: Services, dir: string): void {
-  const waiting = waitingPaths(services.state);
+async function removeOrphans(services: Services, dir: string): Promise<void> {
+  const waiting = await services.store.waitingPaths();
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (!waiting.has(path)) rmSync(path, { force: true, recursive: true });
@@ -44,16 +43,17 @@ function removeOrphans(services: Services, dir: string): void {
 }
 
 function startUploads(services: Services): Uploads {
-  const { state, config, clock } = services;
+  const { store, config, clock } = services;
   const dir = uploadsDir(services);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  removeOrphans(services, dir);
+  // Files arriving meanwhile wait for this pass, so that it cannot take them for orphans.
+  const cleaned = removeOrphans(services, dir).catch((error) => console.error('juralite: removing orphaned uploads failed:', error));
   const pool = new ExtractionPool(config.uploads);
   const inFlight = new Map<string, Promise<void>>();
   let closed = false;
 
   async function extractNow(id: string): Promise<void> {
-    const row = waitingUpload(state, id);
+    const row = await store.waitingUpload(id);
     if (!row?.stored_path) return;
     try {
       const outcome = await pool.run({
@@ -61,21 +61,21 @@ function startUploads(services: Services): Uploads {
       }, row.organization_id);
       if (closed) return;
       if (outcome.status === 'failed') console.warn(`juralite: upload ${id} failed (${outcome.error_code}): ${outcome.error_detail}`);
-      if (recordExtraction(state, id, outcome)) await rm(row.stored_path, { force: true });
+      if (await store.recordExtraction(id, outcome)) await rm(row.stored_path, { force: true });
     } catch (error) {
       // Closing leaves the upload `uploaded`: the next start extracts it again.
       if (!(error instanceof PoolClosed) && !closed) console.error(`juralite: extracting upload ${id} failed:`, error);
     }
   }
 
-  const sweep = () => (closed ? Promise.resolve(0) : expireDue(state, clock()));
+  const sweep = () => (closed ? Promise.resolve(0) : store.expireDue(clock()));
   const timer = setInterval(() => sweep().catch((error) => console.error('juralite: upload sweep failed:', error)),
     config.uploads.sweepIntervalMs);
   timer.unref();
 
   const uploads: Uploads = {
     dir,
-    receive: (request) => receiveUpload(request, { dir, maxBytes: config.uploads.maxBytes }),
+    receive: (request) => cleaned.then(() => receiveUpload(request, { dir, maxBytes: config.uploads.maxBytes })),
     extract(id) {
       if (closed || inFlight.has(id)) return;
       const done = extractNow(id).finally(() => inFlight.delete(id));
@@ -92,9 +92,12 @@ function startUploads(services: Services): Uploads {
     },
   };
   // Expired uploads go first, so that nothing due is extracted; then everything still waiting, oldest first.
-  void sweep().then(() => {
+  void cleaned.then(sweep).then(async () => {
     if (closed) return;
-    for (const row of waitingUploads(state)) uploads.extract(row.id);
+    // On a shared state, a node extracts only the uploads whose files it holds (docs/cluster.md).
+    for (const row of await store.waitingUploads()) {
+      if (store.kind === 'sqlite' || (row.stored_path && existsSync(row.stored_path))) uploads.extract(row.id);
+    }
   }).catch((error) => console.error('juralite: resuming uploads failed:', error));
   return uploads;
 }

@@ -31,11 +31,11 @@ export interface UploadRow {
 /** An upload lives 24 hours; then its file and text are deleted. */
 export const UPLOAD_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
-const COLUMNS = 'id, organization_id, filename, format, status, stored_path, byte_size, char_count, page_count, '
+export const COLUMNS = 'id, organization_id, filename, format, status, stored_path, byte_size, char_count, page_count, '
   + 'pages_without_text_layer, quoted_credits, error_code, created_at, expires_at';
 
 /** States that hold a place in the organization's quota (resolutions.md: not yet consumed or expired). */
-const HOLDS_QUOTA = "status IN ('uploaded', 'ready', 'failed')";
+export const HOLDS_QUOTA = "status IN ('uploaded', 'ready', 'failed')";
 
 /** A new upload's row, state `uploaded`. */
 export function newUploadRow(file: { id: string; path: string; filename: string; format: UploadFormat; bytes: number },
@@ -56,12 +56,17 @@ export function insertWithinQuota(state: StateDb, row: UploadRow, quota: number,
   const held = sql<[string, string], { n: number; next: string | null }>(state,
     `SELECT count(*) AS n, min(expires_at) AS next FROM uploads WHERE organization_id = ? AND ${HOLDS_QUOTA} AND expires_at > ?`,
   ).get(row.organization_id, now.toISOString())!;
+  assertQuotaLeft(held, quota);
+  sql(state, `INSERT INTO uploads (${COLUMNS}) VALUES (${COLUMNS.split(', ').map(() => '?').join(', ')})`)
+    .run(...COLUMNS.split(', ').map((column) => row[column as keyof UploadRow]));
+}
+
+/** 422 on `file` when the organization holds its whole upload quota (`next`: when the first of them expires). */
+export function assertQuotaLeft(held: { n: number; next: string | null }, quota: number): void {
   if (held.n >= quota) {
     throw fileProblem(`exceeds the upload quota: the organization has ${held.n} uploads that are neither consumed `
       + `nor expired (at most ${quota}); check or wait for one to expire (the next at ${held.next})`);
   }
-  sql(state, `INSERT INTO uploads (${COLUMNS}) VALUES (${COLUMNS.split(', ').map(() => '?').join(', ')})`)
-    .run(...COLUMNS.split(', ').map((column) => row[column as keyof UploadRow]));
 }
 
 /** The upload if it belongs to the organization. */
