@@ -7,12 +7,13 @@ import type { Operation, OperationContext } from '../../src/operations/operation
 
 // The prices here need no caller or services (a ready upload's price is its quoted_credits, tested with uploads).
 const noContext = {} as OperationContext;
-const priceOf = (name: string, args: Record<string, unknown>) => operation(name).price(args, noContext);
+// price() may be asynchronous (an upload's quoted price is read from the state), so every price is awaited.
+const priceOf = async (name: string, args: Record<string, unknown>) => operation(name).price(args, noContext);
 const operation = (name: string): Operation => OPERATIONS.find((candidate) => candidate.name === name)!;
 /** The number of credits the words begin with: 'free' is 0, '2 credits, ...' is 2. */
 const statedBase = (pricing: string) => (pricing.startsWith('free') ? 0 : Number(/^(\d+) credits?\b/u.exec(pricing)![1]));
 
-test('every operation states its price in words that begin with what price() charges for its plainest call', () => {
+test('every operation states its price in words that begin with what price() charges for its plainest call', async () => {
   const plainest: Record<string, Record<string, unknown>> = {
     check_citations: { text: 'x'.repeat(100) },
     create_datapackage: { ids: ['a'] },
@@ -31,27 +32,27 @@ test('every operation states its price in words that begin with what price() cha
   };
   assert.deepEqual(OPERATIONS.map((op) => op.name).sort(), Object.keys(plainest).sort(), 'every operation is priced here');
   for (const op of OPERATIONS) {
-    assert.equal(op.price(plainest[op.name], noContext), statedBase(op.pricing), `${op.name}: "${op.pricing}"`);
+    assert.equal(await op.price(plainest[op.name], noContext), statedBase(op.pricing), `${op.name}: "${op.pricing}"`);
   }
 });
 
-test('the citation check costs what its words say at every step of 5,000 characters', () => {
+test('the citation check costs what its words say at every step of 5,000 characters', async () => {
   const { pricing } = operation('check_citations');
   const [, base, upTo, more, step] = /^(\d+) credits up to ([\d,]+) characters, \+(\d+) per further started ([\d,]+)/u.exec(pricing)!.map((n) => Number(n?.replace(/,/gu, '')));
   for (const chars of [1, upTo, upTo + 1, upTo + step, upTo + step + 1, 100_000]) {
     const expected = base + more * Math.max(0, Math.ceil((chars - upTo) / step));
-    assert.equal(priceOf('check_citations', { text: 'ä'.repeat(chars) }), expected, `${chars} characters`);
+    assert.equal(await priceOf('check_citations', { text: 'ä'.repeat(chars) }), expected, `${chars} characters`);
   }
   // Code points, not UTF-16 units: 5,000 characters outside the BMP are still 5,000 characters.
-  assert.equal(priceOf('check_citations', { text: '𝔄'.repeat(upTo) }), base);
+  assert.equal(await priceOf('check_citations', { text: '𝔄'.repeat(upTo) }), base);
 });
 
-test('the graph costs its second number at depth 2, a datapackage one price for 1 to 10 decisions', () => {
+test('the graph costs its second number at depth 2, a datapackage one price for 1 to 10 decisions', async () => {
   const [, depthOne, depthTwo] = /^(\d+) credits, (\d+) at depth 2/u.exec(operation('get_citation_graph').pricing)!.map(Number);
-  assert.equal(priceOf('get_citation_graph', { id: 'a', depth: 1 }), depthOne);
-  assert.equal(priceOf('get_citation_graph', { id: 'a', depth: 2 }), depthTwo);
+  assert.equal(await priceOf('get_citation_graph', { id: 'a', depth: 1 }), depthOne);
+  assert.equal(await priceOf('get_citation_graph', { id: 'a', depth: 2 }), depthTwo);
   const [, packagePrice, fewest, most] = /^(\d+) credits a package of (\d+) to (\d+) decisions/u.exec(operation('create_datapackage').pricing)!.map(Number);
   for (const count of [fewest, most]) {
-    assert.equal(priceOf('create_datapackage', { ids: Array.from({ length: count }, (_, i) => `id${i}`) }), packagePrice);
+    assert.equal(await priceOf('create_datapackage', { ids: Array.from({ length: count }, (_, i) => `id${i}`) }), packagePrice);
   }
 });
