@@ -100,6 +100,13 @@ describe('the pages in Chromium', { skip }, () => {
     await page.locator('.candidates a', { hasText: 'KG' }).click();
     await page.locator('article.decision h1').waitFor();
     assert.match(await page.locator('article.decision h1').innerText(), /^KG, Urteil vom 12\.09\.2019 – 7 U 123\/18$/u);
+    // A Berlin-Brandenburg Aktenzeichen with the court's letters in front and the year after a dot.
+    await page.goto(`${api.url}/recherche`);
+    await page.fill('#q', 'VG 3 K 123.16');
+    await page.press('#q', 'Enter');
+    await page.waitForURL(/\/entscheidung\/VG%203%20K%20123\.16$/u);
+    await page.locator('article.decision h1').waitFor();
+    assert.match(await page.locator('article.decision h1').innerText(), /VG 3 K 123\.16$/u);
   });
 
   test('Entscheidung: opened at a Randnummer, citations linked, a cited decision followed, the graph drawn, the basket filled', async () => {

@@ -9,11 +9,14 @@ const MODES = [['', 'automatisch (hybrid)'], ['keyword', 'Stichwort'], ['semanti
 const CONFIDENCE = { high: 'hoch', medium: 'mittel', low: 'niedrig' };
 const FILTERS = ['court', 'branch', 'document_type', 'date_from', 'date_to', 'cited_norm', 'mode'];
 
-/** An ECLI or an Aktenzeichen (VI ZR 496/18, 1 BvR 123/20, B 4 AS 17/20 R, 7 U 123/18): open the decision itself. */
+/**
+ * An ECLI or an Aktenzeichen (VI ZR 496/18, 1 BvR 123/20, B 4 AS 17/20 R, 7 U 123/18, the Bavarian 11 CS 19.1093 and
+ * M 12 K 20.456, I-4 U 22/18, 1Z BR 12/02, a suffix as in 34 Wx 240/23 e): open the decision itself.
+ */
 export function namesDecision(query) {
   const text = query.trim();
   return /^ECLI:[A-Z]{2}:[A-Z0-9.]+:\d{4}:[A-Z0-9.]+$/iu.test(text)
-    || /^(?:[A-Z]{1,2}\s?)?(?:\d{1,3}|[IVXL]{1,6})\s?[A-Za-zÄÖÜ]{1,6}(?:\s?[A-Za-z]{1,4})?\s\d{1,5}\/\d{2}(?:\s?[A-Z]{1,2})?$/u.test(text);
+    || /^(?:I-|[A-Z]{1,2}\s)?(?:\d{1,3}[A-Z]?|[IVXL]{1,6})\s?[A-Za-zÄÖÜ]{1,6}(?:\s?[A-Za-z]{1,4})?\s\d{1,5}[/.]\d{2,4}(?:\s?(?:[A-Z]{1,2}|[a-z]|\(\d\)))?$/u.test(text);
 }
 
 function FacetOptions({ field }) {
