@@ -100,7 +100,9 @@ test('sync writes a served corpus: every search is answered meanwhile, and the n
   try {
     assert.equal(await total(server.url, server.token), 20);
     mirror.decisions.push(...fixtureSources().decisions.slice(20));
-    const syncing = juralite(['sync', '--db', corpus, '--base-url', mirror.url, '--pause', '0', '--source', 'rii']);
+    // A pause of 100 ms between requests keeps the sync writing for 3 s or more, so the searches meet it however fast
+    // the machine (with none, an idle machine finished it within nine searches).
+    const syncing = juralite(['sync', '--db', corpus, '--base-url', mirror.url, '--pause', '100', '--source', 'rii']);
     const tokens = moreTokens(data, 20);
     const statuses = await keepAsking(server.url, tokens, syncing);
     const { code, out } = await syncing;
