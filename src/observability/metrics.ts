@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import { corpusAsOf } from '../corpus/coverage.ts';
 import type { Services } from '../operations/operation.ts';
 import { sql } from '../db/statements.ts';
+import { onExtractionEnded } from '../uploads/service.ts';
 
 /** One finished operation call, over REST or MCP. */
 export interface CallOutcome {
@@ -35,6 +36,18 @@ const REFUSALS = new Set([402, 429]);
 
 /** Decisions in a corpus, counted once per corpus and as_of (a count of a large corpus takes milliseconds). */
 const decisionCounts = new WeakMap<Database.Database, { asOf: string; count: number }>();
+
+/** Extraction takes from a fraction of a second (a text file) to the pool's time limit (120 s). */
+const EXTRACTION_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+
+/** Per source, how many manifest items and the last import; none for a corpus without a manifest (never synced). */
+function syncFigures(corpus: Database.Database | null): { source: string; items: number; last: string }[] {
+  if (!corpus) return [];
+  const table = sql(corpus, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sync_manifest'").get();
+  if (!table) return [];
+  return sql(corpus, 'SELECT source, count(*) AS items, max(imported_at) AS last FROM sync_manifest GROUP BY source').all() as
+    { source: string; items: number; last: string }[];
+}
 
 function corpusFigures(corpus: Database.Database): { decisions: number; asOf: string; bytes: number } {
   const asOf = corpusAsOf(corpus);
@@ -88,6 +101,22 @@ export function createMetrics(services: Services): Metrics {
   corpusGauge('juralite_corpus_size_bytes', 'Size of the corpus file', (figures) => figures.bytes);
   corpusGauge('juralite_corpus_as_of_timestamp_seconds', 'When the corpus was last imported (as_of), Unix time',
     (figures) => Date.parse(figures.asOf) / 1000);
+  const extraction = new Histogram({
+    name: 'juralite_extraction_duration_seconds', help: 'Time an upload\'s text extraction took, by outcome (ready, failed) and format',
+    labelNames: ['status', 'format'], buckets: EXTRACTION_BUCKETS, registers,
+  });
+  onExtractionEnded(({ seconds, status, format }) => extraction.observe({ status, format }, seconds));
+  // What `juralite sync` brought into the open corpus, per source, from its manifest (sync runs in its own process).
+  new Gauge({
+    name: 'juralite_sync_items', help: 'Items of the official sources recorded in the corpus\'s sync manifest, by source',
+    labelNames: ['source'], registers,
+    collect() { this.reset(); for (const row of syncFigures(services.corpus)) this.set({ source: row.source }, row.items); },
+  });
+  new Gauge({
+    name: 'juralite_sync_last_import_timestamp_seconds', help: 'When sync last imported an item of the source, Unix time',
+    labelNames: ['source'], registers,
+    collect() { this.reset(); for (const row of syncFigures(services.corpus)) this.set({ source: row.source }, Date.parse(row.last) / 1000); },
+  });
   // The series of one operation and transport, looked up once (prom-client hashes the labels on every call).
   const series = new Map<string, { latency: ReturnType<typeof latency.labels>; credits: ReturnType<typeof credits.labels>;
     calls: Map<number, ReturnType<typeof calls.labels>> }>();

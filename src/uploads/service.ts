@@ -9,6 +9,16 @@ import type { Services } from '../operations/operation.ts';
 import { CHECK_MAX_CHARS } from '../operations/check-citations.ts';
 import { DOCX_MAX_UNCOMPRESSED_BYTES } from './inspect.ts';
 import { ExtractionPool, PoolClosed } from './pool.ts';
+
+/** One extraction ended: how long the pool took and how it ended (the metrics listen: src/observability/metrics.ts). */
+export interface ExtractionEnded { seconds: number; status: 'ready' | 'failed'; format: string }
+const extractionListeners = new Set<(ended: ExtractionEnded) => void>();
+
+/** Calls `listener` after every extraction of this process; returns what removes it again. */
+export function onExtractionEnded(listener: (ended: ExtractionEnded) => void): () => void {
+  extractionListeners.add(listener);
+  return () => extractionListeners.delete(listener);
+}
 import { receiveUpload, type ReceivedFile } from './receive.ts';
 
 export interface Uploads {
@@ -56,10 +66,13 @@ function startUploads(services: Services): Uploads {
     const row = await store.waitingUpload(id);
     if (!row?.stored_path) return;
     try {
+      const started = performance.now();
       const outcome = await pool.run({
         path: row.stored_path, format: row.format, maxChars: CHECK_MAX_CHARS, maxUncompressedBytes: DOCX_MAX_UNCOMPRESSED_BYTES,
       }, row.organization_id);
       if (closed) return;
+      const ended = { seconds: (performance.now() - started) / 1000, status: outcome.status, format: row.format };
+      for (const listener of extractionListeners) listener(ended);
       if (outcome.status === 'failed') console.warn(`juralite: upload ${id} failed (${outcome.error_code}): ${outcome.error_detail}`);
       if (await store.recordExtraction(id, outcome)) await rm(row.stored_path, { force: true });
     } catch (error) {

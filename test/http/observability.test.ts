@@ -13,6 +13,7 @@ import { createAccessLog } from '../../src/observability/access-log.ts';
 import { createMetrics } from '../../src/observability/metrics.ts';
 import { listenMetrics } from '../../src/observability/metrics-server.ts';
 import { observabilitySettings, type Observability } from '../../src/observability/observability.ts';
+import { pollUntilExtracted, upload } from '../uploads/client.ts';
 import type { Services } from '../../src/operations/operation.ts';
 
 const LEGAL_TEXT = 'Die Klägerin stützt ihren Anspruch auf § 823 Abs. 1 BGB und § 573 Abs. 2 Nr. 2 BGB; '
@@ -113,6 +114,10 @@ test('/metrics: calls by operation, transport and status, latency, credits, 402 
     poor.spendAll();
     assert.equal((await api.call('GET', `/api/v1/decisions/search?query=Miete`, { token: poor.token() })).status, 402);
 
+    // One upload extracted: its time in the extraction histogram.
+    const uploaded = (await upload(api, token, 'Die Kündigung stützt sich auf § 573 Abs. 2 Nr. 2 BGB. '.repeat(20), 'brief.txt')).body;
+    assert.equal((await pollUntilExtracted(api, token, uploaded.id)).status, 'ready');
+
     const { text, families } = await scrape(api);
     const calls = (labels: Record<string, string>) => sampleValue(families, 'juralite_requests_total', labels);
     assert.equal(calls({ operation: 'search_decisions', transport: 'rest', status: '200' }), 1);
@@ -131,6 +136,10 @@ test('/metrics: calls by operation, transport and status, latency, credits, 402 
     assert.ok(sampleValue(families, 'juralite_corpus_size_bytes') > 0);
     assert.ok(sampleValue(families, 'juralite_corpus_as_of_timestamp_seconds') > Date.parse('2020-01-01') / 1000);
     assert.equal(sampleValue(families, 'juralite_extraction_queue_length'), 0);
+    assert.equal(sampleValue(families, 'juralite_extraction_duration_seconds_count', { status: 'ready', format: 'text' }), 1);
+    assert.equal(families.get('juralite_extraction_duration_seconds')?.type, 'histogram');
+    // The demo corpus was imported, never synced: the sync gauges are declared and hold no series.
+    assert.equal(families.get('juralite_sync_items')?.type, 'gauge');
     assert.equal(sampleValue(families, 'juralite_build_info', { release: api.services.config.release }), 1);
     assert.ok(families.has('process_cpu_user_seconds_total'), 'the process metrics are there too');
     for (const secret of [token, token.split('_')[2], query, 'Eigenbedarf', org.id]) assert.ok(!text.includes(secret), secret);
