@@ -9,6 +9,7 @@ import type { Services } from '../operations/operation.ts';
 import { CHECK_MAX_CHARS } from '../operations/check-citations.ts';
 import { DOCX_MAX_UNCOMPRESSED_BYTES } from './inspect.ts';
 import { ExtractionPool, PoolClosed } from './pool.ts';
+import { receiveUpload, type ReceivedFile } from './receive.ts';
 
 /** One extraction ended: how long the pool took and how it ended (the metrics listen: src/observability/metrics.ts). */
 export interface ExtractionEnded { seconds: number; status: 'ready' | 'failed'; format: string }
@@ -19,7 +20,6 @@ export function onExtractionEnded(listener: (ended: ExtractionEnded) => void): (
   extractionListeners.add(listener);
   return () => extractionListeners.delete(listener);
 }
-import { receiveUpload, type ReceivedFile } from './receive.ts';
 
 export interface Uploads {
   readonly dir: string;
@@ -72,9 +72,11 @@ function startUploads(services: Services): Uploads {
       }, row.organization_id);
       if (closed) return;
       const ended = { seconds: (performance.now() - started) / 1000, status: outcome.status, format: row.format };
-      for (const listener of extractionListeners) listener(ended);
       if (outcome.status === 'failed') console.warn(`juralite: upload ${id} failed (${outcome.error_code}): ${outcome.error_detail}`);
-      if (await store.recordExtraction(id, outcome)) await rm(row.stored_path, { force: true });
+      const recorded = await store.recordExtraction(id, outcome);
+      // Once the outcome is recorded (a listener can never keep an upload from ending) and before anything else awaits.
+      for (const listener of extractionListeners) listener(ended);
+      if (recorded) await rm(row.stored_path, { force: true });
     } catch (error) {
       // Closing leaves the upload `uploaded`: the next start extracts it again.
       if (!(error instanceof PoolClosed) && !closed) console.error(`juralite: extracting upload ${id} failed:`, error);
