@@ -6,7 +6,8 @@ import type { ChildProcess } from 'node:child_process';
 import Tinypool from 'tinypool';
 import type { UploadsConfig } from '../config.ts';
 import type { ExtractionErrorCode, ExtractionOutcome, ExtractionTask } from './extract/extract-document.ts';
-import { MEMORY_SIGNAL, TIME_SIGNAL, type WatchdogLimits } from './extract/watchdog.ts';
+import { CPU_BUDGET_BASE_MS, CPU_BUDGET_MS_PER_KIB } from './extract/cpu-budget.ts';
+import { CPU_SIGNAL, MEMORY_SIGNAL, TIME_SIGNAL, type WatchdogLimits } from './extract/watchdog.ts';
 import type { TaskStarted } from './extract/worker.ts';
 import { extractionWorkerEnv, extractionWorkerUrl } from './worker-path.ts';
 
@@ -62,7 +63,8 @@ export class ExtractionPool {
   }
 
   /**
-   * The text of one document, or why not. A crash, an exit or the time limit give a failed outcome (`unreadable`);
+   * The text of one document, or why not. A crash, an exit or the time limit give a failed outcome (`unreadable`),
+   * the memory cap `resource_limit`, the CPU budget `too_complex`;
    * the time limit counts from the moment the task runs, not while it waits for a free process.
    */
   run(task: ExtractionTask, owner: string): Promise<ExtractionOutcome> {
@@ -101,6 +103,10 @@ export class ExtractionPool {
       else if (child?.signalCode === MEMORY_SIGNAL) {
         job.resolve(failed(`the document needs more than the ${this.#limits.maxResidentBytes / 2 ** 20} MB of memory extraction may take `
           + '(a stream that inflates beyond it?); the extraction was stopped', 'resource_limit'));
+      } else if (child?.signalCode === CPU_SIGNAL) {
+        job.resolve(failed(`reading the document took more computing than a file of its size may take (${CPU_BUDGET_BASE_MS / 1000} s `
+          + `of CPU time and ${CPU_BUDGET_MS_PER_KIB} ms per KB; a page of hundreds of thousands of operators?); the extraction was stopped`,
+        'too_complex'));
       } else job.resolve(failed(`the extraction process ended without a result (${(error as Error)?.message ?? error})`));
     } finally {
       clearTimeout(timer);

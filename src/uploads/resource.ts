@@ -19,6 +19,8 @@ function errorDetail(row: UploadRow): string | null {
       + 'check that it opens, or save it again as PDF or DOCX';
     case 'resource_limit': return 'the document needs more memory to read than one document may take (a compressed stream '
       + 'that inflates far beyond the file\'s size?); save it again as PDF, or print it to a new PDF';
+    case 'too_complex': return 'reading the document took more computing than a file of its size may take (a page of '
+      + 'hundreds of thousands of drawing operators?); print it to a new PDF, or save it again as PDF or DOCX';
   }
 }
 

@@ -1,9 +1,13 @@
 /**
- * Stream bombs against the extraction pool: a small PDF whose content stream inflates a thousandfold.
+ * Bombs against the extraction pool: a small PDF whose content stream inflates a thousandfold, and one whose million
+ * operators ask pdf.js for minutes of work in little memory.
  *
  * Guards: the whole extraction process is held within JURALITE_EXTRACTION_MEMORY_MB of resident memory, not only its
  * JavaScript heap (src/uploads/extract/watchdog.ts ends it above the cap); such a file fails as `resource_limit`
- * within seconds, its process never above the cap + 10%; the pool serves the next file.
+ * within seconds, its process never above the cap + 10%; the operators are held to a CPU budget proportional to the
+ * file (src/uploads/extract/cpu-budget.ts, held by the watchdog): such a file fails as `too_complex` within seconds (it
+ * held the process for the whole time limit) and leaves nothing working; the pool extracts the next file, to the same
+ * text.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +17,8 @@ import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
 import { ExtractionPool } from '../../src/uploads/pool.ts';
 import { pdf } from '../helpers/documents.ts';
-import { pdfBomb } from './pdf-bomb.ts';
+import { pdfBomb, pdfOperatorBomb } from './pdf-bomb.ts';
+import { CPU_BUDGET_BASE_MS } from '../../src/uploads/extract/cpu-budget.ts';
 import { childrenOf } from '../reliability/helpers/processes.ts';
 
 const CAP_MB = 320;
@@ -59,9 +64,39 @@ test('a 1 MB PDF whose content stream inflates to 1 GiB fails as resource_limit,
   assert.ok(peakMb <= CAP_MB * 1.1, `the extraction process reached ${peakMb.toFixed(0)} MiB (cap ${CAP_MB})`);
 });
 
-test('after a bomb, the pool extracts the next PDF', async () => {
+/** CPU time (user + system, in ms) a process has spent, from /proc. */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+test('a PDF of a million nested operators fails as too_complex within seconds, and its process stops working', async () => {
+  const path = join(dir, 'operators.pdf');
+  const bomb = pdfOperatorBomb(1_000_000);
+  assert.ok(bomb.length < 20_000, `${bomb.length} bytes`);
+  writeFileSync(path, bomb);
+  const started = Date.now();
+  // Before the CPU budget it ran into the time limit (60 s here) and failed as unreadable.
+  const result = await pool.run(task(path), 'org');
+  const seconds = (Date.now() - started) / 1000;
+  assert.equal(result.status, 'failed', JSON.stringify(result));
+  assert.equal((result as { error_code: string }).error_code, 'too_complex', JSON.stringify(result));
+  assert.ok(seconds < 30, `${seconds} s (budget ${CPU_BUDGET_BASE_MS / 1000} s of CPU)`);
+  // pdf.js was stopped with its process, not left working beside the process that takes the next file.
+  const before = childrenOf(process.pid).map((pid) => [pid, cpuMsOf(pid)] as const);
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  for (const [pid, ms] of before) {
+    const spent = (() => { try { return cpuMsOf(pid) - ms; } catch { return 0; } })();
+    assert.ok(spent < 200, `process ${pid} spent ${spent} ms of CPU in the second after`);
+  }
+});
+
+test('after the bombs, the pool extracts the next PDF to the same text', async () => {
   const path = join(dir, 'brief.pdf');
-  writeFileSync(path, pdf([['Die Klage ist nach § 823 Abs. 1 BGB begründet.']]));
+  writeFileSync(path, pdf([['Die Klage ist nach § 823 Abs. 1 BGB begründet.', 'Vgl. BGH, Urteil vom 14. Mai 2019 - VI ZR 496/18.'],
+    ['Seite zwei: § 280 BGB.']]));
   const result = await pool.run(task(path), 'org');
   assert.equal(result.status, 'ready', JSON.stringify(result));
+  assert.equal((result as { text: string }).text,
+    'Die Klage ist nach § 823 Abs. 1 BGB begründet. Vgl. BGH, Urteil vom 14. Mai 2019 - VI ZR 496/18.\n\nSeite zwei: § 280 BGB.');
 });

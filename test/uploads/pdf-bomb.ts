@@ -3,7 +3,7 @@
  * to, all spaces. Fast to build at any size: the deflate of one MiB is repeated (each piece ends with a full flush,
  * so pieces follow each other byte-aligned with no shared dictionary), then closed with an empty final block.
  */
-import { deflateRawSync, constants } from 'node:zlib';
+import { deflateRawSync, deflateSync, constants } from 'node:zlib';
 
 const MIB = 2 ** 20;
 
@@ -26,9 +26,8 @@ export function zlibBomb(mebibytes: number): Buffer {
   return Buffer.concat([Buffer.from([0x78, 0xda]), ...Array.from({ length: mebibytes }, () => piece), end, trailer]);
 }
 
-/** A one-page PDF whose content stream inflates to `mebibytes` MiB (then draws one line of text). */
-export function pdfBomb(mebibytes: number): Buffer {
-  const stream = zlibBomb(mebibytes);
+/** A one-page PDF whose content stream is `stream` (deflated unless `deflated` is false), with Helvetica as /F1. */
+function onePagePdf(stream: Buffer, deflated = true): Buffer {
   const parts: (string | Buffer)[] = [];
   const offsets: number[] = [];
   let length = 0;
@@ -38,10 +37,25 @@ export function pdfBomb(mebibytes: number): Buffer {
   object(['<< /Type /Catalog /Pages 2 0 R >>']);
   object(['<< /Type /Pages /Kids [3 0 R] /Count 1 >>']);
   object(['<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>']);
-  object([`<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`, stream, '\nendstream']);
+  object([`<< /Length ${stream.length}${deflated ? ' /Filter /FlateDecode' : ''} >>\nstream\n`, stream, '\nendstream']);
   object(['<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>']);
   const xref = length;
   push(`xref\n0 ${offsets.length + 1}\n0000000000 65535 f \n${offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('')}`);
   push(`trailer\n<< /Size ${offsets.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
   return Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'latin1') : part)));
+}
+
+/** A one-page PDF whose content stream inflates to `mebibytes` MiB (then draws one line of text). */
+export function pdfBomb(mebibytes: number): Buffer {
+  return onePagePdf(zlibBomb(mebibytes));
+}
+
+/**
+ * A one-page PDF of `count` nested `q` operators (each saves the graphics state; none is restored), then one line of
+ * text: pdf.js's work grows with the square of the nesting (20,000 took 33 s of CPU), its memory hardly. Deflated,
+ * a million operators are a file of a few KB; `deflated: false` writes them as they are (2 bytes each).
+ */
+export function pdfOperatorBomb(count: number, { deflated = true } = {}): Buffer {
+  const content = Buffer.from(`${'q\n'.repeat(count)}BT /F1 12 Tf 56 790 Td (Hallo Welt) Tj ET\n`, 'latin1');
+  return deflated ? onePagePdf(deflateSync(content)) : onePagePdf(content, false);
 }

@@ -7,7 +7,8 @@ import type { UploadFormat } from '../formats.ts';
 import { decodeText } from './decode-text.ts';
 import { docxText, pdfText } from './office-text.ts';
 
-export type ExtractionErrorCode = 'unreadable' | 'encrypted' | 'no_text' | 'too_long' | 'unsupported_format' | 'resource_limit';
+export type ExtractionErrorCode = 'unreadable' | 'encrypted' | 'no_text' | 'too_long' | 'unsupported_format' | 'resource_limit'
+  | 'too_complex';
 
 export interface ExtractionTask {
   path: string;
