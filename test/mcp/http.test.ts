@@ -297,3 +297,36 @@ test('get_citation_graph, create_datapackage, search_decisions and search answer
     await demo.close();
   }
 });
+
+test('a /mcp body that is not valid UTF-8 is a JSON-RPC parse error naming the body; nothing run, nothing charged', async () => {
+  const org = mcp.api.org({ plan: 'starter' });
+  const token = org.token(['citation-check']);
+  const text = `Der Kläger stützt den Anspruch auf § 535 Abs. 1 BGB; vgl. BGH, Urteil vom 15. Januar 2020 - ${SMALL.bgh.az}, Rn. 3.`;
+  const call = (middle: Buffer) => Buffer.concat([
+    Buffer.from(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"check_citations","arguments":{"text":${JSON.stringify(text).slice(0, -1)} `),
+    middle, Buffer.from('"}}}')]);
+  const post = async (body: Buffer) => {
+    const response = await fetch(mcp.mcpUrl, { method: 'POST', body, headers: { authorization: `Bearer ${token}`,
+      'content-type': 'application/json', accept: 'application/json, text/event-stream' } });
+    return { status: response.status, body: await response.json() as any };
+  };
+  const before = org.balance();
+  // A stray byte, a truncated sequence, an encoded surrogate (CESU-8), an overlong '/': the SDK read them as U+FFFD.
+  for (const bad of [[0xff], [0xc3], [0xed, 0xa0, 0x80], [0xc0, 0xaf]]) {
+    const reply = await post(call(Buffer.from(bad)));
+    assert.equal(reply.status, 400, JSON.stringify(reply.body));
+    assert.deepEqual(reply.body, { jsonrpc: '2.0', id: null,
+      error: { code: -32700, message: 'Parse error: the request body is not valid UTF-8 (send JSON encoded as UTF-8)' } });
+  }
+  assert.equal(org.balance(), before, 'nothing charged');
+  const runs = () => (mcp.api.services.state.prepare('SELECT count(*) AS n FROM runs WHERE organization_id = ?').get(org.id) as { n: number }).n;
+  assert.equal(runs(), 0, 'nothing run');
+  // The same call in UTF-8 is run and charged.
+  const good = await post(call(Buffer.from('ü', 'utf8')));
+  assert.equal(good.status, 200, JSON.stringify(good.body));
+  assert.equal(good.body.result.structuredContent.credits.cost, 2, JSON.stringify(good.body).slice(0, 300));
+  assert.equal(runs(), 1);
+  // Past the size limit the body is not read to its end: the transport's 413, bad bytes or not.
+  const large = await post(call(Buffer.alloc(1024 * 1024, 0xff)));
+  assert.equal(large.status, 413, JSON.stringify(large.body));
+});
