@@ -1,39 +1,14 @@
 /** `juralite serve` with no configuration, as `npm start` runs it: demo corpus, local account, token file. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startServeProcess } from '../helpers/serve-process.ts';
 
 const BIN = new URL('../../bin/juralite', import.meta.url).pathname;
-
-/**
- * `juralite serve ARGS` in a child process, once it serves: its URL, all it printed until then, and `printed()`, all
- * it has printed so far (stderr and stdout are two pipes: a line written to stderr first may arrive after the
- * "serving" line).
- */
-async function startServe(args: string[]): Promise<{ child: ChildProcess; url: string; output: string; printed: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "serving" line:\n${output}`)), 30_000);
-    child.stdout!.on('data', (chunk) => {
-      output += chunk;
-      const match = /serving (http:\/\/\S+)\/api\/v1/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.stderr!.on('data', (chunk) => { output += chunk; });
-  }).catch((error: unknown) => {
-    child.kill('SIGTERM');
-    throw error;
-  });
-  return { child, url, output, printed: () => output };
-}
 
 /** Stops the child; once this resolves its output pipes are read to the end. */
 async function stop(child: ChildProcess): Promise<void> {
@@ -46,7 +21,7 @@ async function stop(child: ChildProcess): Promise<void> {
 test('first start builds the demo corpus, creates a local token (0600) and serves', async () => {
   const data = mkdtempSync(join(tmpdir(), 'juralite-serve-'));
   try {
-    const { child, url, output } = await startServe(['--data', join(data, 'fresh'), '--port', '0']);
+    const { child, url, output } = await startServeProcess(['--data', join(data, 'fresh')]);
     try {
       const tokenFile = join(data, 'fresh', 'token.txt');
       assert.equal(statSync(tokenFile).mode & 0o777, 0o600);
@@ -72,7 +47,7 @@ test('serve --db of a missing file says that a corpus placed there needs a resta
   const data = mkdtempSync(join(tmpdir(), 'juralite-serve-'));
   try {
     const corpus = join(data, 'missing.db');
-    const { child, printed } = await startServe(['--data', data, '--db', corpus, '--port', '0']);
+    const { child, printed } = await startServeProcess(['--data', data, '--db', corpus]);
     await stop(child);
     const output = printed();
     assert.ok(output.includes(`no corpus at ${corpus}; corpus operations answer 503 until one is placed there and the service `

@@ -6,12 +6,13 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openCorpus, type CorpusDb } from '../../src/corpus/open.ts';
 import { syncCorpus } from '../../src/sync/run.ts';
 import { Mirror, decisionPath, fixtureSources } from './mirror.ts';
+import { startServeProcess } from '../helpers/serve-process.ts';
 import { openState } from '../../src/accounts/state-db.ts';
 import { ABILITIES, createToken } from '../../src/accounts/tokens.ts';
 
@@ -28,25 +29,6 @@ function juralite(args: string[], onStart?: (child: ChildProcess) => void): Prom
   child.stdout!.on('data', (chunk) => { out += chunk; });
   child.stderr!.on('data', (chunk) => { out += chunk; });
   return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, out })));
-}
-
-/** `juralite serve` in a child process, once it serves: its URL and token. */
-async function serve(corpus: string, data: string): Promise<{ child: ChildProcess; url: string; token: string; output: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--db', corpus, '--data', data, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stderr!.on('data', (chunk) => { output += chunk; });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "serving" line:\n${output}`)), 30_000);
-    child.stdout!.on('data', (chunk) => {
-      output += chunk;
-      const match = /serving (http:\/\/\S+)\/api\/v1/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-  });
-  return { child, url, token: readFileSync(join(data, 'token.txt'), 'utf8').trim(), output: () => output };
 }
 
 async function stop(child: ChildProcess): Promise<void> {
@@ -96,9 +78,9 @@ test('sync writes a served corpus: every search is answered meanwhile, and the n
   const corpus = join(data, 'corpus.db');
   const first = await juralite(['sync', '--db', corpus, '--base-url', mirror.url, '--pause', '0']);
   assert.equal(first.code, 0, first.out);
-  const server = await serve(corpus, data);
+  const server = await startServeProcess(['--db', corpus, '--data', data]);
   try {
-    assert.equal(await total(server.url, server.token), 20);
+    assert.equal(await total(server.url, server.token()), 20);
     mirror.decisions.push(...fixtureSources().decisions.slice(20));
     // A pause of 100 ms between requests keeps the sync writing for 3 s or more, so the searches meet it however fast
     // the machine (with none, an idle machine finished it within nine searches).
@@ -110,7 +92,7 @@ test('sync writes a served corpus: every search is answered meanwhile, and the n
     assert.match(out, /rii: 50 listed, 30 requested \(30 imported, 0 updated, 0 unchanged, 0 failed\), 20 passed over/);
     assert.ok(statuses.length >= 10, `asked ${statuses.length} times`);
     assert.deepEqual([...new Set(statuses)], [200], 'no error answer while the sync wrote');
-    assert.equal(await total(server.url, server.token), 50);
+    assert.equal(await total(server.url, server.token()), 50);
 
     // Another file swapped in by renaming a symlink, then SIGHUP: the server reopens and answers throughout.
     const other = join(data, 'corpus-other.db');
@@ -123,7 +105,7 @@ test('sync writes a served corpus: every search is answered meanwhile, and the n
     renameSync(corpus, join(data, 'corpus-old.db'));
     renameSync(join(data, 'corpus.db.swapped'), corpus);
     const reopened = new Promise<void>((resolve) => server.child.stdout!.on('data', () => {
-      if (server.output().includes('reopened the corpus')) resolve();
+      if (server.printed().includes('reopened the corpus')) resolve();
     }));
     const swapped = new Promise((resolve) => setTimeout(resolve, 1_500));
     const asking = keepAsking(server.url, tokens.slice(0, 10), reopened.then(() => swapped));
@@ -133,8 +115,8 @@ test('sync writes a served corpus: every search is answered meanwhile, and the n
     const during = await asking;
     assert.ok(during.length >= 10, `asked ${during.length} times`);
     assert.deepEqual([...new Set(during)], [200]);
-    assert.match(server.output(), /juralite: reopened the corpus .*corpus\.db \(5 decisions\)/);
-    assert.equal(await total(server.url, server.token), 5);
+    assert.match(server.printed(), /juralite: reopened the corpus .*corpus\.db \(5 decisions\)/);
+    assert.equal(await total(server.url, server.token()), 5);
   } finally {
     await stop(server.child);
     await mirror.close();
