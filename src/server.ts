@@ -122,6 +122,8 @@ export async function listen(
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     edgeRefusal(response, 417, `The expectation "${String(request.headers.expect)}" cannot be met; only 100-continue can.`, services.config);
   });
+  // The metrics listen to the process's extractions: they stop with the server (a test process opens many).
+  server.once('close', () => observability?.metrics?.close());
   server.keepAliveTimeout = 5_000;
   // A client may half-close its side once the body is sent (shutdown(SHUT_WR)) and still read the answer: by default
   // Node aborts the request on that FIN, and an upload already stored went unanswered. (Node's own switch, untyped.)

@@ -26,6 +26,8 @@ export interface Metrics {
   observeCall(call: CallOutcome): void;
   /** The exposition text, and its content type. */
   scrape(): Promise<{ text: string; contentType: string }>;
+  /** Stops listening to the process's extractions (called when the server closes; a test process opens many). */
+  close(): void;
 }
 
 /** Latency buckets from 1 ms (a decision read) to 10 s (a large citation check). */
@@ -105,7 +107,7 @@ export function createMetrics(services: Services): Metrics {
     name: 'juralite_extraction_duration_seconds', help: 'Time an upload\'s text extraction took, by outcome (ready, failed) and format',
     labelNames: ['status', 'format'], buckets: EXTRACTION_BUCKETS, registers,
   });
-  onExtractionEnded(({ seconds, status, format }) => extraction.observe({ status, format }, seconds));
+  const stopListening = onExtractionEnded(({ seconds, status, format }) => extraction.observe({ status, format }, seconds));
   // What `juralite sync` brought into the open corpus, per source, from its manifest (sync runs in its own process).
   new Gauge({
     name: 'juralite_sync_items', help: 'Items of the official sources recorded in the corpus\'s sync manifest, by source',
@@ -142,6 +144,7 @@ export function createMetrics(services: Services): Metrics {
     async scrape() {
       return { text: await registry.metrics(), contentType: registry.contentType };
     },
+    close: stopListening,
   };
 }
 

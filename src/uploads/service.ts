@@ -21,6 +21,9 @@ export function onExtractionEnded(listener: (ended: ExtractionEnded) => void): (
   return () => extractionListeners.delete(listener);
 }
 
+/** How many extraction listeners this process holds (each server's metrics add one and remove it on closing). */
+export const extractionListenerCount = (): number => extractionListeners.size;
+
 export interface Uploads {
   readonly dir: string;
   /** Streams a multipart request's `file` into the uploads directory (422 on `file` when refused). */
