@@ -7,7 +7,7 @@
 
 /** CPU time any document may take, whatever its size (covers loading pdf.js on a process's first document). */
 export const CPU_BUDGET_BASE_MS = 5_000;
-/** CPU time allowed per KiB of the file: ordinary PDFs cost under 1.5 ms per KiB (docs/uploads.md). */
+/** CPU time allowed per KiB of the file: ordinary PDFs cost 0.7 to 1.3 ms per KiB (docs/uploads.md). */
 export const CPU_BUDGET_MS_PER_KIB = 2;
 
 /**
