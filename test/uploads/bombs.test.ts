@@ -20,6 +20,8 @@ import { pdf } from '../helpers/documents.ts';
 import { pdfBomb, pdfOperatorBomb } from './pdf-bomb.ts';
 import { CPU_BUDGET_BASE_MS } from '../../src/uploads/extract/cpu-budget.ts';
 import { childrenOf } from '../reliability/helpers/processes.ts';
+import { startApi } from '../helpers/api.ts';
+import { pollUntilExtracted, upload } from './client.ts';
 
 const CAP_MB = 320;
 let dir: string;
@@ -99,4 +101,19 @@ test('after the bombs, the pool extracts the next PDF to the same text', async (
   assert.equal(result.status, 'ready', JSON.stringify(result));
   assert.equal((result as { text: string }).text,
     'Die Klage ist nach § 823 Abs. 1 BGB begründet. Vgl. BGH, Urteil vom 14. Mai 2019 - VI ZR 496/18.\n\nSeite zwei: § 280 BGB.');
+});
+
+test('over HTTP, the operator bomb is an upload failed as too_complex, whose detail says what to do', async () => {
+  const api = await startApi({ corpus: 'none', config: { uploads: { ...loadConfig({}).uploads, workers: 1 } } });
+  try {
+    const token = api.org().token(['citation-check']);
+    const accepted = await upload(api, token, pdfOperatorBomb(1_000_000), 'schriftsatz.pdf');
+    assert.equal(accepted.status, 202, JSON.stringify(accepted.body));
+    const ended = await pollUntilExtracted(api, token, accepted.body.id);
+    assert.equal(ended.status, 'failed', JSON.stringify(ended));
+    assert.equal(ended.error_code, 'too_complex');
+    assert.match(ended.error_detail, /more computing than a file of its size may take/);
+  } finally {
+    await api.close();
+  }
 });
