@@ -1,0 +1,137 @@
+/**
+ * The operator's commands on a PostgreSQL state (`--state postgres://...`), run as an operator runs them: bin/juralite
+ * in a child process, against a throwaway PostgreSQL (test/helpers/postgres.ts). `org`, `user`, `token` and `credits`
+ * work with the rules they have on SQLite; `backup` runs pg_dump (a custom-format dump, 0600, that pg_restore reads
+ * back); `juralite mcp` serves on the shared state. Skips, saying why, without PostgreSQL binaries.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { POSTGRES_MISSING, postgresTool, startPostgres, type TestPostgres } from '../helpers/postgres.ts';
+import { demoCorpus } from '../helpers/demo-corpus.ts';
+import { openPostgresStore } from '../../src/state/postgres-store.ts';
+
+const BIN = new URL('../../bin/juralite', import.meta.url).pathname;
+const juralite = (args: string[]) => JSON.parse(execFileSync(process.execPath, [BIN, ...args, '--json'], { encoding: 'utf8' }));
+const refusal = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+
+let postgres: TestPostgres;
+let url: string;
+let state: string[];
+const dir = mkdtempSync(join(tmpdir(), 'juralite-pg-commands-'));
+
+before(async () => {
+  if (POSTGRES_MISSING) return;
+  postgres = await startPostgres();
+  url = await postgres.newDatabase();
+  state = ['--state', url];
+});
+after(async () => {
+  await postgres?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('org, user, token and credits on PostgreSQL: the same answers as on SQLite, refusals named', { skip: POSTGRES_MISSING }, () => {
+  // The first command on an empty database creates the schema, as serve does.
+  const created = juralite(['org', 'create', '--name', 'Verlag', '--plan', 'starter', '--require-2fa', ...state]);
+  assert.equal(created.organization.plan, 'starter');
+  assert.equal(created.organization.require_two_factor, true);
+  assert.equal(created.user.verified, true);
+  const org = created.organization.id;
+  assert.deepEqual(juralite(['org', 'list', ...state]).organizations.map((o: { id: string }) => o.id), [org]);
+  assert.deepEqual(juralite(['credits', 'show', '--org', org, ...state]), { organization_id: org, monthly: 500, bonus: 30, total: 530 });
+  const user = juralite(['user', 'create', '--org', org, '--name', 'Lektorin', '--email', 'l@example.org', ...state]).user;
+  assert.equal(user.verified, false);
+  assert.equal(juralite(['user', 'verify', '--user', user.id, ...state]).user.verified, true);
+  assert.equal(juralite(['user', 'verify', '--user', user.id, ...state]).user.verified, true);
+  assert.equal(juralite(['credits', 'show', '--org', org, ...state]).bonus, 60, 'starter credits once per user verified, not per verify');
+  assert.equal(juralite(['user', 'enable-2fa', '--user', user.id, ...state]).user.two_factor_enabled, true);
+  assert.equal(juralite(['user', 'list', '--org', org, ...state]).users.length, 2);
+  assert.equal(juralite(['credits', 'grant', '--org', org, '--amount', '70', ...state]).total, 500 + 30 + 30 + 70);
+  const token = juralite(['token', 'create', '--org', org, '--user', user.id, '--abilities', 'read,search', '--days', '30', ...state]);
+  assert.match(token.token, /^jl_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
+  assert.deepEqual(token.abilities, ['read', 'search']);
+  const listed = juralite(['token', 'list', '--org', org, ...state]).tokens;
+  assert.deepEqual(listed.map((t: { id: string; active: boolean }) => [t.id, t.active]), [[token.id, true]]);
+  assert.ok(!JSON.stringify(listed).includes(token.token.slice(20)), 'never a secret');
+  assert.deepEqual(juralite(['token', 'revoke', token.id, ...state]), { revoked: token.id });
+  assert.equal(juralite(['token', 'list', ...state]).tokens[0].active, false);
+  for (const [args, message] of [
+    [['credits', 'show', '--org', 'nope'], /no organization nope/],
+    [['credits', 'grant', '--org', org, '--amount', '2000000000'], /positive whole number up to 1000000000/],
+    [['token', 'revoke', token.id], /no active token/],
+    [['token', 'create', '--org', org, '--user', 'nobody', '--abilities', 'all'], /No user nobody in organization/],
+  ] as [string[], RegExp][]) {
+    const refused = refusal([...args, ...state]);
+    assert.equal(refused.status, 1, `${args.join(' ')}: ${refused.stderr}`);
+    assert.match(refused.stderr, message);
+  }
+  assert.equal(juralite(['credits', 'show', '--org', org, ...state]).total, 630, 'nothing refused was granted');
+});
+
+test('a PostgreSQL that is not there: the command fails in one line naming the URL without its password', { skip: POSTGRES_MISSING }, () => {
+  const refused = refusal(['org', 'list', '--state', 'postgres://juralite:geheim@127.0.0.1:1/juralite']);
+  assert.equal(refused.status, 1);
+  assert.match(refused.stderr, /cannot open the state at postgres:\/\/juralite:\*\*\*@127\.0\.0\.1:1\/juralite/);
+  assert.ok(!refused.stderr.includes('geheim'));
+});
+
+test('backup of a PostgreSQL state: pg_dump writes a 0600 custom-format dump that pg_restore restores whole', { skip: POSTGRES_MISSING }, async () => {
+  const org = juralite(['org', 'create', '--name', 'Gesichert', ...state]).organization.id;
+  juralite(['credits', 'grant', '--org', org, '--amount', '5', ...state]);
+  const target = join(dir, 'state.dump');
+  const backup = juralite(['backup', target, ...state]);
+  assert.equal(backup.backup, target);
+  assert.ok(backup.bytes > 0);
+  assert.equal((statSync(target).mode & 0o777).toString(8), '600');
+  const again = refusal(['backup', target, ...state]);
+  assert.equal(again.status, 1);
+  assert.match(again.stderr, /exists; a backup never overwrites a file/);
+  // Restored into an empty database, it is the same state: the organization and its balance.
+  const restored = await postgres.newDatabase();
+  execFileSync(postgresTool('pg_restore'), ['--no-owner', '--dbname', restored, target]);
+  assert.equal(juralite(['credits', 'show', '--org', org, '--state', restored]).bonus, 35);
+});
+
+test('juralite mcp on a PostgreSQL state: a tool call is served and charged there, a token revoked meanwhile is refused', { skip: POSTGRES_MISSING }, async () => {
+  const org = juralite(['org', 'create', '--name', 'Kammer', '--plan', 'starter', ...state]).organization.id;
+  const { token, id } = juralite(['token', 'create', '--org', org, '--abilities', 'all', ...state]);
+  const child = spawn(process.execPath, [BIN, 'mcp', '--db', await demoCorpus(), ...state], {
+    env: { PATH: process.env.PATH ?? '', JURALITE_TOKEN: token }, stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let stdout = '';
+  child.stdout.on('data', (chunk) => { stdout += chunk; });
+  const answered = (n: number) => new Promise<any>((resolve) => {
+    const look = () => {
+      const line = stdout.split('\n').find((candidate) => candidate.includes(`"id":${n}`));
+      if (line) resolve(JSON.parse(line));
+      else setTimeout(look, 20);
+    };
+    look();
+  });
+  const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+  try {
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_decisions', arguments: { query: 'Urteil', mode: 'keyword' } } });
+    const search = await answered(2);
+    assert.equal(search.result.isError, undefined, JSON.stringify(search.result.structuredContent));
+    assert.equal(search.result.structuredContent.credits.cost, 1);
+    const store = await openPostgresStore(url);
+    try {
+      const { rows } = await store.query("SELECT count(*) AS n FROM ledger WHERE organization_id = ? AND kind = 'charge'", [org]);
+      assert.equal(rows[0].n, 1, 'charged in PostgreSQL');
+    } finally {
+      await store.close();
+    }
+    juralite(['token', 'revoke', id, ...state]);
+    send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_corpus_coverage', arguments: {} } });
+    assert.equal((await answered(3)).result.structuredContent.code, 'unauthenticated');
+  } finally {
+    child.stdin.end();
+    await new Promise((resolve) => child.on('close', resolve));
+  }
+});
