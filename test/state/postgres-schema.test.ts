@@ -6,7 +6,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { POSTGRES_MISSING, startPostgres, type TestPostgres } from '../helpers/postgres.ts';
+import pg from 'pg';
 import { openPostgresStore } from '../../src/state/postgres-store.ts';
+import { PostgresRateLimits } from '../../src/accounts/postgres-rate-limits.ts';
+import { RATE_LIMITS } from '../../src/accounts/limits.ts';
 import { MIGRATIONS } from '../../src/state/postgres-schema.ts';
 import { createOrganizationPg } from '../../src/state/postgres-admin.ts';
 import { dataPaths } from '../../src/cli/paths.ts';
@@ -25,6 +28,27 @@ test('three nodes opening an empty database at once migrate it once; opened agai
     assert.deepEqual(rows.map((row) => row.version), MIGRATIONS.map((_, i) => i + 1));
   } finally {
     await Promise.all([...stores, again].map((store) => store.close()));
+  }
+});
+
+test('a state of the first schema is migrated on open: its fixed rate windows become sliding minutes', { skip: POSTGRES_MISSING }, async () => {
+  const url = await postgres.newDatabase();
+  const old = new pg.Client(url);
+  await old.connect();
+  await old.query(`BEGIN; CREATE TABLE juralite_schema (version integer PRIMARY KEY, applied_at text NOT NULL); ${MIGRATIONS[0]};
+    INSERT INTO juralite_schema VALUES (1, '2026-11-01T00:00:00.000Z');
+    INSERT INTO rate_windows VALUES ('t', 'all', 1, 60); COMMIT`);
+  await old.end();
+  const store = await openPostgresStore(url);
+  try {
+    const { rows } = await store.query<{ version: number }>('SELECT version FROM juralite_schema ORDER BY version');
+    assert.deepEqual(rows.map((row) => row.version), MIGRATIONS.map((_, i) => i + 1));
+    const rates = new PostgresRateLimits(store.query);
+    const now = new Date();
+    for (let call = 0; call < RATE_LIMITS.all; call++) await rates.take('t', ['all'], now);
+    await assert.rejects(Promise.resolve(rates.take('t', ['all'], now)), { code: 'rate_limited' });
+  } finally {
+    await store.close();
   }
 });
 
