@@ -18,13 +18,14 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { syncBuiltinESMExports } from 'node:module';
 import { SMALL } from '../helpers/small-corpus.ts';
 import type { PostgresStore } from '../../src/state/postgres-store.ts';
 import { LEGAL_TEXT } from './helpers/plausible.ts';
+import { startStdioMcp } from './helpers/stdio-mcp.ts';
 import { ENGINES, startOn, type EngineApi, type EngineOrg } from './helpers/engines.ts';
 
 const BIN = new URL('../../bin/juralite', import.meta.url).pathname;
@@ -125,32 +126,14 @@ for (const engine of ENGINES) describe(`on ${engine.name}`, { skip: engine.skip 
     const decision = `/api/v1/decisions/${SMALL.bgh.id}`;
     assert.equal((await api.call('GET', '/api/v1/corpus/coverage', { token: revoked })).status, 200);
     // A stdio server started while the token was good.
-    const child = spawn(process.execPath, [BIN, 'mcp', '--db', join(api.dir, 'corpus.db'), '--state', api.stateLocation], {
-      env: { PATH: process.env.PATH ?? '', JURALITE_TOKEN: revoked }, stdio: ['pipe', 'pipe', 'inherit'],
-    });
-    let stdout = '';
-    child.stdout.on('data', (chunk) => { stdout += chunk; });
-    const answered = (id: number) => new Promise<any>((resolve) => {
-      const look = () => {
-        const line = stdout.split('\n').find((candidate) => candidate.includes(`"id":${id}`));
-        if (line) resolve(JSON.parse(line));
-        else setTimeout(look, 20);
-      };
-      look();
-    });
-    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
-    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_corpus_coverage', arguments: {} } });
-    assert.equal((await answered(2)).result.isError, undefined);
+    const mcp = startStdioMcp(['--db', join(api.dir, 'corpus.db'), '--state', api.stateLocation], revoked);
+    assert.equal((await mcp.call(2, 'get_corpus_coverage')).result.isError, undefined);
 
     await api.admin.revokeToken(revoked.slice(3, 19), api.now());
     assert.equal((await api.call('GET', decision, { token: revoked })).body.code, 'unauthenticated');
     assert.equal((await mcpCall(revoked, 'get_corpus_coverage', {})).status, 401);
-    send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_corpus_coverage', arguments: {} } });
-    assert.equal((await answered(3)).result.structuredContent.code, 'unauthenticated');
-    child.stdin.end();
-    await new Promise((resolve) => child.on('close', resolve));
+    assert.equal((await mcp.call(3, 'get_corpus_coverage')).result.structuredContent.code, 'unauthenticated');
+    await mcp.close();
 
     const expiring = await org.token(['read'], 1);
     assert.equal((await api.call('GET', '/api/v1/corpus/coverage', { token: expiring })).status, 200);

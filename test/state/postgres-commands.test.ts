@@ -6,13 +6,14 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { POSTGRES_MISSING, postgresTool, startPostgres, type TestPostgres } from '../helpers/postgres.ts';
 import { demoCorpus } from '../helpers/demo-corpus.ts';
 import { openPostgresStore } from '../../src/state/postgres-store.ts';
+import { startStdioMcp } from '../reliability/helpers/stdio-mcp.ts';
 
 const BIN = new URL('../../bin/juralite', import.meta.url).pathname;
 const juralite = (args: string[]) => JSON.parse(execFileSync(process.execPath, [BIN, ...args, '--json'], { encoding: 'utf8' }));
@@ -99,25 +100,9 @@ test('backup of a PostgreSQL state: pg_dump writes a 0600 custom-format dump tha
 test('juralite mcp on a PostgreSQL state: a tool call is served and charged there, a token revoked meanwhile is refused', { skip: POSTGRES_MISSING }, async () => {
   const org = juralite(['org', 'create', '--name', 'Kammer', '--plan', 'starter', ...state]).organization.id;
   const { token, id } = juralite(['token', 'create', '--org', org, '--abilities', 'all', ...state]);
-  const child = spawn(process.execPath, [BIN, 'mcp', '--db', await demoCorpus(), ...state], {
-    env: { PATH: process.env.PATH ?? '', JURALITE_TOKEN: token }, stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  let stdout = '';
-  child.stdout.on('data', (chunk) => { stdout += chunk; });
-  const answered = (n: number) => new Promise<any>((resolve) => {
-    const look = () => {
-      const line = stdout.split('\n').find((candidate) => candidate.includes(`"id":${n}`));
-      if (line) resolve(JSON.parse(line));
-      else setTimeout(look, 20);
-    };
-    look();
-  });
-  const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+  const mcp = startStdioMcp(['--db', await demoCorpus(), ...state], token);
   try {
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
-    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_decisions', arguments: { query: 'Urteil', mode: 'keyword' } } });
-    const search = await answered(2);
+    const search = await mcp.call(2, 'search_decisions', { query: 'Urteil', mode: 'keyword' });
     assert.equal(search.result.isError, undefined, JSON.stringify(search.result.structuredContent));
     assert.equal(search.result.structuredContent.credits.cost, 1);
     const store = await openPostgresStore(url);
@@ -128,10 +113,8 @@ test('juralite mcp on a PostgreSQL state: a tool call is served and charged ther
       await store.close();
     }
     juralite(['token', 'revoke', id, ...state]);
-    send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_corpus_coverage', arguments: {} } });
-    assert.equal((await answered(3)).result.structuredContent.code, 'unauthenticated');
+    assert.equal((await mcp.call(3, 'get_corpus_coverage')).result.structuredContent.code, 'unauthenticated');
   } finally {
-    child.stdin.end();
-    await new Promise((resolve) => child.on('close', resolve));
+    await mcp.close();
   }
 });
