@@ -20,7 +20,7 @@ export async function backupCommand(stateLocation: string, destination: string):
   const target = resolve(destination);
   if (existsSync(target)) throw new Error(`${target} exists; a backup never overwrites a file`);
   requireDirectoryOf(target, 'backup');
-  const pgDump = isPostgresUrl(stateLocation) ? pgDumpPath() : undefined;
+  const pgDump = isPostgresUrl(stateLocation) ? findPgDump() : undefined;
   // Made empty with mode 0600 first (VACUUM INTO fills an empty file; pg_dump writes into it and keeps its mode).
   closeSync(openSync(target, 'wx', 0o600));
   try {
@@ -43,12 +43,16 @@ function copySqlite(statePath: string, target: string): void {
   }
 }
 
-/** pg_dump on PATH, else the newest of Debian's /usr/lib/postgresql/N/bin; a clear refusal where there is none. */
-function pgDumpPath(): string {
-  const onPath = (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, 'pg_dump'));
-  const debian = existsSync('/usr/lib/postgresql')
-    ? readdirSync('/usr/lib/postgresql').filter((name) => /^\d+$/u.test(name)).sort((a, b) => Number(b) - Number(a))
-      .map((version) => join('/usr/lib/postgresql', version, 'bin', 'pg_dump'))
+/**
+ * pg_dump on `searchPath`, else the newest of Debian's `debianRoot/N/bin`; a clear refusal where there is none.
+ *
+ * @example findPgDump() // '/usr/bin/pg_dump'
+ */
+export function findPgDump(searchPath = process.env.PATH ?? '', debianRoot = '/usr/lib/postgresql'): string {
+  const onPath = searchPath.split(delimiter).filter(Boolean).map((dir) => join(dir, 'pg_dump'));
+  const debian = existsSync(debianRoot)
+    ? readdirSync(debianRoot).filter((name) => /^\d+$/u.test(name)).sort((a, b) => Number(b) - Number(a))
+      .map((version) => join(debianRoot, version, 'bin', 'pg_dump'))
     : [];
   const found = [...onPath, ...debian].find((path) => existsSync(path));
   if (!found) {
