@@ -5,7 +5,6 @@ import { loadConfig } from '../config.ts';
 import { stateAdmin, type StateAdmin } from '../state/admin.ts';
 import { isPostgresUrl } from '../state/location.ts';
 import { openStateStore } from '../state/open.ts';
-import { SqliteStore } from '../state/sqlite-store.ts';
 import type { StateStore } from '../state/store.ts';
 import { requireDatabaseOrNothing, requireDirectoryOf } from './files.ts';
 import { isExecutableDataDir } from './paths.ts';
@@ -27,7 +26,7 @@ export async function runAdmin(command: string, words: string[], flags: Flags, s
     if (!isExecutableDataDir(dirname(stateLocation))) requireDirectoryOf(stateLocation, 'state database');
     requireDatabaseOrNothing(stateLocation, 'a juralite state database');
   }
-  const { store } = isPostgresUrl(stateLocation) ? await openStateStore(stateLocation) : { store: new SqliteStore(stateLocation) };
+  const { store } = await openStateStore(stateLocation);
   try {
     return await work({ admin: stateAdmin(store), store }, new Date());
   } finally {

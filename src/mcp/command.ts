@@ -20,11 +20,10 @@ export async function mcpCommand(
 ): Promise<void> {
   const env = options.env ?? process.env;
   const token = mcpTokenFromEnv(env);
-  const shared = isPostgresUrl(paths.statePath);
-  if (!shared) requireStateDatabase(paths.statePath);
+  if (!isPostgresUrl(paths.statePath)) requireStateDatabase(paths.statePath);
   requireDatabaseOrNothing(paths.corpusPath, 'a juralite corpus');
-  const state = shared ? await openStateStore(paths.statePath) : {};
-  const services = openServices({ ...paths, ...state, config: loadConfig(env), clock: options.clock });
+  const { store, rates } = await openStateStore(paths.statePath);
+  const services = openServices({ ...paths, store, rates, config: loadConfig(env), clock: options.clock });
   try {
     if (!services.corpus) {
       console.error(`juralite: no corpus at ${paths.corpusPath}; corpus tools answer 503 until one is placed there and `
