@@ -7,6 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
+import pg from 'pg';
 import { main } from '../../src/cli/main.ts';
 import { findPgDump } from '../../src/cli/backup.ts';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { POSTGRES_MISSING, postgresTool, startPostgres, type TestPostgres } from '../helpers/postgres.ts';
 import { demoCorpus } from '../helpers/demo-corpus.ts';
 import { openPostgresStore } from '../../src/state/postgres-store.ts';
+import { PostgresAdmin } from '../../src/state/postgres-admin.ts';
 import { startStdioMcp } from '../reliability/helpers/stdio-mcp.ts';
 
 const BIN = new URL('../../bin/juralite', import.meta.url).pathname;
@@ -132,4 +134,31 @@ test('backup of a PostgreSQL state where pg_dump is not installed: a refusal nam
   assert.throws(() => findPgDump('/nonexistent/bin', join(dir, 'no-postgresql')),
     /the state is on PostgreSQL, and a backup of it is made by pg_dump, which is not installed here \(apt-get install postgresql-client/);
   if (!POSTGRES_MISSING) assert.match(findPgDump('', dirname(dirname(dirname(postgresTool('pg_dump'))))), /\/bin\/pg_dump$/, 'found beside the server');
+});
+
+test('a user verified five times at once, on PostgreSQL: the starter credits are given once', { skip: POSTGRES_MISSING }, async () => {
+  const store = await openPostgresStore(url);
+  try {
+    const admin = new PostgresAdmin(store);
+    const now = new Date();
+    const { organization } = await admin.createOrganization({ name: 'Doppelt' }, now);
+    const user = await admin.createUser({ organizationId: organization.id, name: 'Neu' }, now);
+    // The user's row held by another transaction until all five wait for it: they then run as close together as can be.
+    const holder = new pg.Client(url);
+    await holder.connect();
+    await holder.query('BEGIN');
+    await holder.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [user.id]);
+    const verifications = Promise.all(Array.from({ length: 5 }, () => admin.verifyUser(user.id, now)));
+    // Asked outside the holder's transaction: pg_stat_activity stays as first read within one.
+    const waiting = async () => (await store.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()")).rows[0].n;
+    for (let tries = 0; tries < 500 && await waiting() < 5; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await holder.query('COMMIT');
+    await holder.end();
+    await verifications;
+    const { rows } = await store.query("SELECT count(*) AS n FROM ledger WHERE organization_id = ? AND kind = 'starter'", [organization.id]);
+    assert.equal(rows[0].n, 2, "the owner's and the new user's, once each");
+  } finally {
+    await store.close();
+  }
 });
