@@ -103,11 +103,18 @@ export function chargedOutcome(before: Balance, cost: number): ChargeOutcome {
 /** The largest single grant: far above any plan, far below where integers stop being exact. */
 export const MAX_GRANT = 1_000_000_000;
 
-/** Adds bonus credits (an operator's grant); they do not expire. */
-export function grantCredits(db: StateDb, organizationId: string, amount: number, note: string, now: Date): void {
+/** The statement of a grant, shared by both state engines; parameters: `grantRow(...)`. */
+export const GRANT_INSERT = `INSERT INTO ledger (organization_id, at, month, kind, bonus_delta, note) VALUES (?, ?, ?, 'grant', ?, ?)`;
+
+/** The ledger row's parameters of a grant; throws unless the amount is a positive whole number up to MAX_GRANT. */
+export function grantRow(organizationId: string, amount: number, note: string, now: Date): unknown[] {
   if (!Number.isSafeInteger(amount) || amount <= 0 || amount > MAX_GRANT) {
     throw new Error(`A grant is a positive whole number up to ${MAX_GRANT}, not ${amount}.`);
   }
-  sql(db, `INSERT INTO ledger (organization_id, at, month, kind, bonus_delta, note) VALUES (?, ?, ?, 'grant', ?, ?)`)
-    .run(organizationId, now.toISOString(), utcMonth(now), amount, note);
+  return [organizationId, now.toISOString(), utcMonth(now), amount, note];
+}
+
+/** Adds bonus credits (an operator's grant); they do not expire. */
+export function grantCredits(db: StateDb, organizationId: string, amount: number, note: string, now: Date): void {
+  sql(db, GRANT_INSERT).run(...grantRow(organizationId, amount, note, now));
 }

@@ -9,7 +9,8 @@ import { berlinDay, nextBerlinMidnight } from './time.ts';
 export const RATE_LIMITS = { all: 60, heavy: 10 } as const;
 export type RateBucket = keyof typeof RATE_LIMITS;
 
-const WINDOW_MS = 60_000;
+/** The sliding minute of the rate limits, on every state engine. */
+export const RATE_WINDOW_MS = 60_000;
 /** Past this many tracked token buckets, buckets without a call in the last minute are dropped. */
 const SWEEP_AT = 10_000;
 
@@ -33,16 +34,12 @@ export class RateWindows {
     const time = now.getTime();
     const recent = buckets.map((bucket) => {
       const calls = this.used.get(`${tokenId} ${bucket}`) ?? [];
-      while (calls.length && calls[0] <= time - WINDOW_MS) calls.shift();
+      while (calls.length && calls[0] <= time - RATE_WINDOW_MS) calls.shift();
       return calls;
     });
     buckets.forEach((bucket, index) => {
       const calls = recent[index];
-      if (calls.length < RATE_LIMITS[bucket]) return;
-      const retryAfter = Math.max(1, Math.ceil((calls[0] + WINDOW_MS - time) / 1000));
-      throw new ApiError('rate_limited',
-        `Rate limit of ${RATE_LIMITS[bucket]} requests per minute reached; retry in ${retryAfter} s.`,
-        { retry_after_seconds: retryAfter });
+      if (calls.length >= RATE_LIMITS[bucket]) throw rateLimited(bucket, calls[0], time);
     });
     if (this.used.size >= SWEEP_AT) this.sweep(time);
     buckets.forEach((bucket, index) => {
@@ -52,8 +49,15 @@ export class RateWindows {
   }
 
   private sweep(time: number): void {
-    for (const [key, calls] of this.used) if (!calls.length || calls[calls.length - 1] <= time - WINDOW_MS) this.used.delete(key);
+    for (const [key, calls] of this.used) if (!calls.length || calls[calls.length - 1] <= time - RATE_WINDOW_MS) this.used.delete(key);
   }
+}
+
+/** 429 rate_limited for `bucket`, retry once its oldest call of the minute (`oldest`, ms) has left the minute. */
+export function rateLimited(bucket: RateBucket, oldest: number, time: number): ApiError {
+  const retryAfter = Math.max(1, Math.ceil((oldest + RATE_WINDOW_MS - time) / 1000));
+  return new ApiError('rate_limited', `Rate limit of ${RATE_LIMITS[bucket]} requests per minute reached; retry in ${retryAfter} s.`,
+    { retry_after_seconds: retryAfter });
 }
 
 export type VolumeUnit = 'rows' | 'documents';

@@ -35,21 +35,36 @@ export const toUser = ({ verified_at, two_factor_enabled, ...rest }: UserRow): U
   two_factor_enabled: two_factor_enabled === 1,
 });
 
+/** The statements of the accounts, shared by both state engines (PostgreSQL: src/state/postgres-admin.ts). */
+export const ACCOUNT_SQL = {
+  organization: 'SELECT id, name, plan, require_two_factor, created_at FROM organizations WHERE id = ? AND deleted_at IS NULL',
+  organizations: 'SELECT id, name, plan, require_two_factor, created_at FROM organizations WHERE deleted_at IS NULL ORDER BY created_at, id',
+  insertOrganization: 'INSERT INTO organizations (id, name, plan, require_two_factor, created_at) VALUES (?, ?, ?, ?, ?)',
+  user: 'SELECT * FROM users WHERE id = ?',
+  users: 'SELECT * FROM users WHERE organization_id = ? ORDER BY created_at, id',
+  insertUser: 'INSERT INTO users (id, organization_id, name, email, created_at) VALUES (?, ?, ?, ?, ?)',
+  verifyUser: 'UPDATE users SET verified_at = ? WHERE id = ?',
+  /** Parameters: organization, at, month, credits, note. */
+  starterCredits: `INSERT INTO ledger (organization_id, at, month, kind, bonus_delta, note) VALUES (?, ?, ?, 'starter', ?, ?)`,
+  twoFactor: 'UPDATE users SET two_factor_enabled = ? WHERE id = ?',
+} as const;
+
+/** The ledger row's parameters of the starter credits a user's first verification gives. */
+export const starterCreditsRow = (organizationId: string, userId: string, now: Date) =>
+  [organizationId, now.toISOString(), utcMonth(now), STARTER_CREDITS, `starter credits for user ${userId}`];
+
 export function getOrganization(db: StateDb, id: string): Organization | undefined {
-  const row = sql<[string], OrganizationRow>(db, 
-    'SELECT id, name, plan, require_two_factor, created_at FROM organizations WHERE id = ? AND deleted_at IS NULL',
-  ).get(id);
+  const row = sql<[string], OrganizationRow>(db, ACCOUNT_SQL.organization).get(id);
   return row && toOrganization(row);
 }
 
 export function getUser(db: StateDb, id: string): User | undefined {
-  const row = sql<[string], UserRow>(db, 'SELECT * FROM users WHERE id = ?').get(id);
+  const row = sql<[string], UserRow>(db, ACCOUNT_SQL.user).get(id);
   return row && toUser(row);
 }
 
 export function listUsers(db: StateDb, organizationId: string): User[] {
-  return sql<[string], UserRow>(db, 'SELECT * FROM users WHERE organization_id = ? ORDER BY created_at, id')
-    .all(organizationId).map(toUser);
+  return sql<[string], UserRow>(db, ACCOUNT_SQL.users).all(organizationId).map(toUser);
 }
 
 /**
@@ -64,8 +79,7 @@ export function createOrganization(
 ): { organization: Organization; user: User } {
   return inWriteTransaction(db, () => {
     const id = randomUUID();
-    sql(db, 'INSERT INTO organizations (id, name, plan, require_two_factor, created_at) VALUES (?, ?, ?, ?, ?)')
-      .run(id, input.name, input.plan ?? 'free', input.requireTwoFactor ? 1 : 0, now.toISOString());
+    sql(db, ACCOUNT_SQL.insertOrganization).run(id, input.name, input.plan ?? 'free', input.requireTwoFactor ? 1 : 0, now.toISOString());
     const user = createUser(db, { organizationId: id, name: input.userName ?? 'owner', email: input.email }, now);
     verifyUser(db, user.id, now);
     return { organization: getOrganization(db, id)!, user: getUser(db, user.id)! };
@@ -85,8 +99,7 @@ export function createUser(
 ): User {
   if (!getOrganization(db, input.organizationId)) throw new Error(`No organization ${input.organizationId}.`);
   const id = randomUUID();
-  sql(db, 'INSERT INTO users (id, organization_id, name, email, created_at) VALUES (?, ?, ?, ?, ?)')
-    .run(id, input.organizationId, input.name, input.email ?? null, now.toISOString());
+  sql(db, ACCOUNT_SQL.insertUser).run(id, input.organizationId, input.name, input.email ?? null, now.toISOString());
   return getUser(db, id)!;
 }
 
@@ -96,23 +109,19 @@ export function verifyUser(db: StateDb, userId: string, now: Date): User {
     const user = getUser(db, userId);
     if (!user) throw new Error(`No user ${userId}.`);
     if (user.verified) return user;
-    sql(db, 'UPDATE users SET verified_at = ? WHERE id = ?').run(now.toISOString(), userId);
-    sql(db, `INSERT INTO ledger (organization_id, at, month, kind, bonus_delta, note)
-                VALUES (?, ?, ?, 'starter', ?, ?)`)
-      .run(user.organization_id, now.toISOString(), utcMonth(now), STARTER_CREDITS, `starter credits for user ${userId}`);
+    sql(db, ACCOUNT_SQL.verifyUser).run(now.toISOString(), userId);
+    sql(db, ACCOUNT_SQL.starterCredits).run(...starterCreditsRow(user.organization_id, userId, now));
     return getUser(db, userId)!;
   });
 }
 
 export function setTwoFactor(db: StateDb, userId: string, enabled: boolean): User {
-  const changed = sql(db, 'UPDATE users SET two_factor_enabled = ? WHERE id = ?').run(enabled ? 1 : 0, userId).changes;
+  const changed = sql(db, ACCOUNT_SQL.twoFactor).run(enabled ? 1 : 0, userId).changes;
   if (changed === 0) throw new Error(`No user ${userId}.`);
   return getUser(db, userId)!;
 }
 
 /** Every organization not deleted, oldest first (`juralite org list`). */
 export function listOrganizations(db: StateDb): Organization[] {
-  return sql<[], OrganizationRow>(db,
-    'SELECT id, name, plan, require_two_factor, created_at FROM organizations WHERE deleted_at IS NULL ORDER BY created_at, id',
-  ).all().map(toOrganization);
+  return sql<[], OrganizationRow>(db, ACCOUNT_SQL.organizations).all().map(toOrganization);
 }

@@ -1,16 +1,15 @@
-// Rate limits shared by every node of a cluster: the same per-token buckets and limits as RateWindows
+// Rate limits shared by every node of a cluster: the same per-token buckets, limits and sliding minute as RateWindows
 // (src/accounts/limits.ts), counted in PostgreSQL so that a token's 60 per minute are 60 whichever node answers.
-import { ApiError } from '../errors.ts';
-import { RATE_LIMITS, RateWindows, type RateBucket } from './limits.ts';
+import { RATE_LIMITS, RateWindows, rateLimited, type RateBucket } from './limits.ts';
 import { isOutage, unreachable, type Query } from '../state/postgres-store.ts';
 import type { RateLimiter } from '../state/store.ts';
 
-const WINDOW_SECONDS = 60;
-
 /**
- * Fixed one-minute windows per token and bucket in the `rate_windows` table; one round trip per request
- * (`juralite_take_rate` takes a slot of each bucket, all or none, under row locks). While PostgreSQL cannot be
- * reached, each node counts in memory (RateWindows), so that free reads stay limited per node.
+ * A sliding minute per token and bucket in the `rate_windows` table: a call passes if fewer than the limit were
+ * taken in the 60 seconds before it, on any node. One statement per request (`juralite_take_rate` takes a slot of
+ * each bucket, all or none, under the buckets' row locks, so calls of one token on several nodes are counted one
+ * after another). The times are the nodes' clocks (keep them in step with NTP). While PostgreSQL cannot be reached,
+ * each node counts in memory (RateWindows), so that free reads stay limited per node.
  *
  * @example services.rates = new PostgresRateLimits(store.query);
  */
@@ -23,20 +22,15 @@ export class PostgresRateLimits implements RateLimiter {
   }
 
   async take(tokenId: string, buckets: readonly RateBucket[], now: Date): Promise<void> {
-    const nowSeconds = Math.floor(now.getTime() / 1000);
-    const windowStart = nowSeconds - (nowSeconds % WINDOW_SECONDS);
-    let refused: RateBucket | null;
+    const time = now.getTime();
+    let refused: { refused: RateBucket | null; oldest: number | null };
     try {
-      ({ rows: [{ refused }] } = await this.query<{ refused: RateBucket | null }>(
-        'SELECT juralite_take_rate(?, ?, ?, ?) AS refused', [tokenId, buckets, buckets.map((bucket) => RATE_LIMITS[bucket]), windowStart]));
+      ({ rows: [refused] } = await this.query<typeof refused>('SELECT refused, oldest FROM juralite_take_rate(?, ?, ?, ?)',
+        [tokenId, buckets, buckets.map((bucket) => RATE_LIMITS[bucket]), time]));
     } catch (error) {
       if (!isOutage(error)) throw unreachable(error);
       return this.outage.take(tokenId, buckets, now);
     }
-    if (refused === null) return;
-    const retryAfter = Math.max(1, windowStart + WINDOW_SECONDS - nowSeconds);
-    throw new ApiError('rate_limited',
-      `Rate limit of ${RATE_LIMITS[refused]} requests per minute reached; retry in ${retryAfter} s.`,
-      { retry_after_seconds: retryAfter });
+    if (refused.refused !== null) throw rateLimited(refused.refused, refused.oldest!, time);
   }
 }

@@ -27,7 +27,8 @@ export interface TokenRow extends Omit<TokenRecord, 'abilities'> { abilities: st
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
-function toRecord({ secret_sha256: _hash, abilities, ...rest }: TokenRow): TokenRecord {
+/** A stored token as its owner sees it: without the hash, its abilities a list. */
+export function toRecord({ secret_sha256: _hash, abilities, ...rest }: TokenRow): TokenRecord {
   return { ...rest, abilities: abilities.split(',').filter(Boolean) as Ability[] };
 }
 
@@ -87,14 +88,21 @@ export function mintToken(
   };
 }
 
+/** The statements of tokens, shared by both state engines (PostgreSQL: src/state/postgres-admin.ts). */
+export const TOKEN_SQL = {
+  byId: 'SELECT * FROM tokens WHERE id = ?',
+  all: 'SELECT * FROM tokens ORDER BY created_at, id',
+  of: 'SELECT * FROM tokens WHERE organization_id = ? ORDER BY created_at, id',
+  revoke: 'UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
+} as const;
+
 export function getToken(db: StateDb, id: string): TokenRecord | undefined {
-  const row = sql<[string], TokenRow>(db, 'SELECT * FROM tokens WHERE id = ?').get(id);
+  const row = sql<[string], TokenRow>(db, TOKEN_SQL.byId).get(id);
   return row && toRecord(row);
 }
 
 export function revokeToken(db: StateDb, id: string, now: Date): boolean {
-  return sql(db, 'UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
-    .run(now.toISOString(), id).changes === 1;
+  return sql(db, TOKEN_SQL.revoke).run(now.toISOString(), id).changes === 1;
 }
 
 export interface Caller {
@@ -112,7 +120,7 @@ const DECOY_HASH = sha256(randomUUID());
  */
 export function authenticate(db: StateDb, authorization: string | undefined | null, now: Date): Caller {
   const { id, secret } = bearerToken(authorization);
-  const row = sql<[string], TokenRow>(db, 'SELECT * FROM tokens WHERE id = ?').get(id);
+  const row = sql<[string], TokenRow>(db, TOKEN_SQL.byId).get(id);
   const { token, organizationId } = verifiedToken(row, secret, now);
   const organization = getOrganization(db, organizationId);
   if (!organization) throw unauthenticated();
@@ -148,7 +156,7 @@ export function verifiedToken(
 /** Every token, or an organization's, oldest first, without their hashes (`juralite token list`). */
 export function listTokens(db: StateDb, organizationId?: string): TokenRecord[] {
   const rows = organizationId === undefined
-    ? sql<[], TokenRow>(db, 'SELECT * FROM tokens ORDER BY created_at, id').all()
-    : sql<[string], TokenRow>(db, 'SELECT * FROM tokens WHERE organization_id = ? ORDER BY created_at, id').all(organizationId);
+    ? sql<[], TokenRow>(db, TOKEN_SQL.all).all()
+    : sql<[string], TokenRow>(db, TOKEN_SQL.of).all(organizationId);
   return rows.map(toRecord);
 }

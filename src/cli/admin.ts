@@ -1,32 +1,36 @@
 import { dirname } from 'node:path';
-import { openState, type StateDb } from '../accounts/state-db.ts';
-import { createOrganization, createUser, getOrganization, listOrganizations, listUsers, setTwoFactor, verifyUser } from '../accounts/organizations.ts';
-import { createToken, listTokens, parseAbilities, revokeToken, type Ability } from '../accounts/tokens.ts';
-import { balanceOf, grantCredits } from '../accounts/ledger.ts';
+import { parseAbilities, type Ability } from '../accounts/tokens.ts';
 import { PLANS, type Plan } from '../accounts/plans.ts';
 import { loadConfig } from '../config.ts';
+import { stateAdmin, type StateAdmin } from '../state/admin.ts';
+import { isPostgresUrl } from '../state/location.ts';
+import { openStateStore } from '../state/open.ts';
+import type { StateStore } from '../state/store.ts';
 import { requireDatabaseOrNothing, requireDirectoryOf } from './files.ts';
 import { isExecutableDataDir } from './paths.ts';
 import { UsageError, type Flags } from './flags.ts';
 
-/** What an administration command does once its arguments are checked: work on the open state database. */
-type AdminWork = (state: StateDb, now: Date) => unknown;
+/** What an administration command does once its arguments are checked: work on the open state. */
+type AdminWork = (state: { admin: StateAdmin; store: StateStore }, now: Date) => Promise<unknown>;
 
 /**
  * Administration commands: `org`, `user`, `token`, `credits`. Each prints one JSON object with --json, else prose.
- * The arguments are checked before the state database is opened. The state database may be made (the organization
+ * The arguments are checked before the state is opened. On SQLite the state database may be made (the organization
  * comes before the first `serve`), but in an existing directory only, never in one a mistyped --data names; the
- * executable's own data directory is the exception.
+ * executable's own data directory is the exception. On PostgreSQL (`--state postgres://...`) the schema is created
+ * or migrated as `serve` does it, and the commands work with the same rules.
  */
-export function runAdmin(command: string, words: string[], flags: Flags, statePath: string): unknown {
+export async function runAdmin(command: string, words: string[], flags: Flags, stateLocation: string): Promise<unknown> {
   const work = adminWork(command, words, flags);
-  if (!isExecutableDataDir(dirname(statePath))) requireDirectoryOf(statePath, 'state database');
-  requireDatabaseOrNothing(statePath, 'a juralite state database');
-  const state = openState(statePath);
+  if (!isPostgresUrl(stateLocation)) {
+    if (!isExecutableDataDir(dirname(stateLocation))) requireDirectoryOf(stateLocation, 'state database');
+    requireDatabaseOrNothing(stateLocation, 'a juralite state database');
+  }
+  const { store } = await openStateStore(stateLocation);
   try {
-    return work(state, new Date());
+    return await work({ admin: stateAdmin(store), store }, new Date());
   } finally {
-    state.close();
+    await store.close();
   }
 }
 
@@ -34,20 +38,20 @@ function adminWork(command: string, words: string[], flags: Flags): AdminWork {
   switch (command) {
     case 'org create': {
       const input = { name: required(flags, 'name'), plan: planOf(flags), requireTwoFactor: flags['require-2fa'] === true };
-      return (state, now) => createOrganization(state, input, now);
+      return ({ admin }, now) => admin.createOrganization(input, now);
     }
     case 'org list':
-      return (state) => ({ organizations: listOrganizations(state) });
+      return async ({ admin }) => ({ organizations: await admin.listOrganizations() });
     case 'user list': {
       const id = required(flags, 'org');
-      return (state) => ({ organization_id: organizationOrFail(state, id).id, users: listUsers(state, id) });
+      return async ({ admin }) => ({ organization_id: (await organizationOrFail(admin, id)).id, users: await admin.listUsers(id) });
     }
     case 'token list': {
       const id = optional(flags, 'org');
-      return (state, now) => {
-        if (id !== undefined) organizationOrFail(state, id);
+      return async ({ admin }, now) => {
+        if (id !== undefined) await organizationOrFail(admin, id);
         // Whether each still works, so that an operator need not compare dates.
-        const tokens = listTokens(state, id).map((token) => ({
+        const tokens = (await admin.listTokens(id)).map((token) => ({
           ...token, active: token.revoked_at === null && token.expires_at > now.toISOString(),
         }));
         return { tokens };
@@ -55,15 +59,15 @@ function adminWork(command: string, words: string[], flags: Flags): AdminWork {
     }
     case 'user create': {
       const input = { organizationId: required(flags, 'org'), name: required(flags, 'name'), email: optional(flags, 'email') };
-      return (state, now) => ({ user: createUser(state, input, now) });
+      return async ({ admin }, now) => ({ user: await admin.createUser(input, now) });
     }
     case 'user verify': {
       const userId = required(flags, 'user');
-      return (state, now) => ({ user: verifyUser(state, userId, now) });
+      return async ({ admin }, now) => ({ user: await admin.verifyUser(userId, now) });
     }
     case 'user enable-2fa': {
       const userId = required(flags, 'user');
-      return (state) => ({ user: setTwoFactor(state, userId, true) });
+      return async ({ admin }) => ({ user: await admin.setTwoFactor(userId, true) });
     }
     case 'token create': {
       const input = {
@@ -73,30 +77,32 @@ function adminWork(command: string, words: string[], flags: Flags): AdminWork {
         days: flags.days === undefined ? undefined : wholeNumber(flags.days as string, 'days'),
         name: optional(flags, 'name'),
       };
-      return (state, now) => {
-        const { token, record } = createToken(state, input, now);
+      return async ({ admin }, now) => {
+        const { token, record } = await admin.createToken(input, now);
         return { token, id: record.id, organization_id: record.organization_id, abilities: record.abilities, expires_at: record.expires_at };
       };
     }
     case 'token revoke': {
       const id = tokenId(words, flags);
-      return (state, now) => {
-        if (!revokeToken(state, id, now)) throw new Error(`no active token ${id}`);
+      return async ({ admin }, now) => {
+        if (!await admin.revokeToken(id, now)) throw new Error(`no active token ${id}`);
         return { revoked: id };
       };
     }
     case 'credits show': {
       const id = required(flags, 'org');
-      return (state, now) => ({ organization_id: id, ...balanceOf(state, organizationOrFail(state, id), loadConfig().plans, now) });
+      return async ({ admin, store }, now) => ({
+        organization_id: id, ...await store.balanceOf(await organizationOrFail(admin, id), loadConfig().plans, now),
+      });
     }
     case 'credits grant': {
       const id = required(flags, 'org');
       const amount = wholeNumber(required(flags, 'amount'), 'amount');
       const note = optional(flags, 'note') ?? 'granted by an operator';
-      return (state, now) => {
-        const organization = organizationOrFail(state, id);
-        grantCredits(state, organization.id, amount, note, now);
-        return { organization_id: organization.id, ...balanceOf(state, organization, loadConfig().plans, now) };
+      return async ({ admin, store }, now) => {
+        const organization = await organizationOrFail(admin, id);
+        await admin.grantCredits(organization.id, amount, note, now);
+        return { organization_id: organization.id, ...await store.balanceOf(organization, loadConfig().plans, now) };
       };
     }
     default:
@@ -129,8 +135,8 @@ function tokenId(words: string[], flags: Flags): string {
   return id;
 }
 
-function organizationOrFail(state: StateDb, id: string) {
-  const organization = getOrganization(state, id);
+async function organizationOrFail(admin: StateAdmin, id: string) {
+  const organization = await admin.getOrganization(id);
   if (!organization) throw new Error(`no organization ${id}`);
   return organization;
 }

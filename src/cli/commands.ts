@@ -50,7 +50,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
   },
   backup: {
     usage: 'backup [--data DIR] [--state STATE] DEST          (a consistent copy of the state, also while serving)',
-    summary: 'Copies the state database (accounts, ledger, runs) into DEST, a new file, also while the server runs.',
+    summary: 'Copies the state (accounts, ledger, runs) into DEST, a new file, also while the server runs; on PostgreSQL with pg_dump.',
     flags: RESULT,
     words: { name: 'DEST', min: 1, max: 1 },
   },

@@ -81,12 +81,12 @@ async function runCommand({ name, words }: CommandLine, flags: Flags, env: NodeJ
     }
     case 'backup': {
       const { backupCommand } = await import('./backup.ts');
-      print(backupCommand(paths.statePath, words[0]), flags.json === true);
+      print(await backupCommand(paths.statePath, words[0]), flags.json === true);
       return 0;
     }
     default: {
       const { runAdmin } = await import('./admin.ts');
-      print(runAdmin(name, words, flags, paths.statePath), flags.json === true);
+      print(await runAdmin(name, words, flags, paths.statePath), flags.json === true);
       return 0;
     }
   }

@@ -147,9 +147,14 @@ export async function execute<TArgs, TResult extends object>(
   const cost = await operation.price(args, ctx);
   const resultKey = sha256Hex(await operation.resultKey?.(args, ctx) ?? canonicalJson(args));
   const organization = caller.organization;
-  if (cost > 0 && !await store.alreadyPaid(organization.id, operation.name, resultKey, now)) {
+  // The balance first, then whether the result is paid: a charge lowers the balance and records the paid result in
+  // one commit, so a balance that fell for this very result (another node's call, between two reads of a shared
+  // state) is always seen together with its payment, and the repeat is served free rather than refused.
+  if (cost > 0) {
     const balance = await store.balanceOf(organization, config.plans, now);
-    if (balance.total < cost) throw insufficientCredits(cost, balance.total);
+    if (balance.total < cost && !await store.alreadyPaid(organization.id, operation.name, resultKey, now)) {
+      throw insufficientCredits(cost, balance.total);
+    }
   }
   const volume = operation.volume;
   if (volume && (volume.ahead?.(args) ?? true)) {

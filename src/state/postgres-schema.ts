@@ -140,4 +140,34 @@ export const MIGRATIONS: readonly string[] = [
       RETURN NULL;
     END $$;
   `,
+  // 2. Rate limits in a sliding minute, as RateWindows counts them (src/accounts/limits.ts): fixed windows let 120 calls
+  // of one token through in one second across a minute's boundary. Each token's bucket keeps the times (ms) of its
+  // calls within the last minute, at most its limit.
+  `
+  DROP FUNCTION juralite_take_rate(text, text[], integer[], bigint);
+  ALTER TABLE rate_windows DROP COLUMN window_start, DROP COLUMN count, ADD COLUMN calls bigint[] NOT NULL DEFAULT '{}';
+  -- Takes one slot of each bucket, all or none, in one statement (its own transaction), under the buckets' row locks
+  -- taken in the caller's bucket order: the first bucket at its limit and its oldest call of the minute, or NULLs.
+  CREATE FUNCTION juralite_take_rate(p_token text, p_buckets text[], p_limits integer[], p_now bigint,
+    OUT refused text, OUT oldest bigint) LANGUAGE plpgsql AS $$
+    DECLARE i integer; recent bigint[];
+    BEGIN
+      FOR i IN 1 .. array_length(p_buckets, 1) LOOP
+        INSERT INTO rate_windows (token_id, bucket) VALUES (p_token, p_buckets[i]) ON CONFLICT DO NOTHING;
+      END LOOP;
+      FOR i IN 1 .. array_length(p_buckets, 1) LOOP
+        SELECT array(SELECT t FROM unnest(calls) t WHERE t > p_now - 60000 ORDER BY t) INTO recent FROM rate_windows
+          WHERE token_id = p_token AND bucket = p_buckets[i] FOR UPDATE;
+        IF cardinality(recent) >= p_limits[i] THEN
+          refused := p_buckets[i];
+          oldest := recent[1];
+          RETURN;
+        END IF;
+      END LOOP;
+      FOR i IN 1 .. array_length(p_buckets, 1) LOOP
+        UPDATE rate_windows SET calls = array(SELECT t FROM unnest(calls) t WHERE t > p_now - 60000 ORDER BY t) || p_now
+          WHERE token_id = p_token AND bucket = p_buckets[i];
+      END LOOP;
+    END $$;
+  `,
 ];

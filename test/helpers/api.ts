@@ -18,6 +18,7 @@ import type { Operation, Services } from '../../src/operations/operation.ts';
 import { buildSmallCorpus } from './small-corpus.ts';
 import { demoCorpus } from './demo-corpus.ts';
 import type { Observability } from '../../src/observability/observability.ts';
+import type { RateLimiter, StateStore } from '../../src/state/store.ts';
 
 export interface Api {
   url: string;
@@ -57,6 +58,8 @@ export async function startApi(options: {
   operations?: readonly Operation[];
   /** The access log and metrics (default: none), made for the server's services. */
   observability?: (services: Services) => Observability;
+  /** Another state than a SQLite file in the temp directory (PostgreSQL: test/reliability/helpers/engines.ts). */
+  state?: { store: StateStore; rates?: RateLimiter };
 } = {}): Promise<Api> {
   const dir = mkdtempSync(join(tmpdir(), 'juralite-test-'));
   const corpusPath = options.corpus === 'demo' ? await demoCorpus()
@@ -66,6 +69,7 @@ export async function startApi(options: {
   const services = openServices({
     corpusPath,
     statePath: join(dir, 'state.db'),
+    ...options.state,
     config: { ...loadConfig({}), ...options.config },
     clock: () => now,
   });

@@ -21,6 +21,11 @@ function binDir(): string | null {
   return found ?? null;
 }
 
+/** The path of one of PostgreSQL's programs (pg_restore, psql) beside the server's. */
+export function postgresTool(name: string): string {
+  return join(binDir() ?? '', name);
+}
+
 /** Why the PostgreSQL tests skip, or false when they can run. */
 export const POSTGRES_MISSING: string | false = binDir()
   ? false

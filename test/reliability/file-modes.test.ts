@@ -42,9 +42,9 @@ test('a new state database: its directory 0700, state.db, -wal and -shm 0600', (
   }
 });
 
-test('a backup is 0600', () => {
+test('a backup is 0600', async () => {
   const target = join(dir, 'backup.db');
-  backupCommand(join(dir, 'data', 'state.db'), target);
+  await backupCommand(join(dir, 'data', 'state.db'), target);
   assert.equal(modeOf(target), '600');
 });
 
