@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { seedRegistries } from './seed.ts';
+import { registerTextFunctions } from './stored-text.ts';
 import { rebuildCitationEdges } from '../graph/edges.ts';
 import { addSearchDocFilterColumns, SEARCH_INDEX_VERSION, syncSearchIndex, upgradeSearchIndex } from '../search/index-sync.ts';
 import { betterSqliteBinding, vecExtensionFile } from '../runtime/executable.ts';
@@ -10,7 +11,7 @@ import { betterSqliteBinding, vecExtensionFile } from '../runtime/executable.ts'
 export type CorpusDb = Database.Database;
 
 /** The corpus schema version this code writes and reads (`PRAGMA user_version`). */
-export const CORPUS_SCHEMA_VERSION = 2;
+export const CORPUS_SCHEMA_VERSION = 3;
 
 export interface OpenCorpusOptions {
   /** Open read-only: no schema is applied, nothing is seeded. Default false. */
@@ -54,6 +55,7 @@ export function openCorpus(path: string, options: OpenCorpusOptions = {}): Corpu
       throw new Error(`${path} is no juralite corpus (it has no decisions table; the state database, say, is another file)`);
     }
     applyPragmas(db, readonly);
+    registerTextFunctions(db);
     const vecExtension = options.vecExtensionPath ?? vecExtensionFile();
     if (vecExtension) db.loadExtension(vecExtension);
     else sqliteVec.load(db);
@@ -67,6 +69,7 @@ export function openCorpus(path: string, options: OpenCorpusOptions = {}): Corpu
     }
     if (!readonly) {
       if (version === 1) addEdgeTargetColumns(db);
+      if (version === 1 || version === 2) storeTextsOnce(db);
       addSearchDocFilterColumns(db);
       addCoverageVerifiedAt(db);
       db.exec(corpusSchemaSql());
@@ -134,6 +137,22 @@ function addEdgeTargetColumns(db: CorpusDb): void {
   for (const column of ['target_law', 'target_unit']) {
     if (!columns.has(column)) db.exec(`ALTER TABLE citation_edges ADD COLUMN ${column} TEXT`);
   }
+}
+
+/**
+ * Version 2 to 3: a decision's text is held once, compressed (decisions.text_zstd); chunks lose their copy of it.
+ * One transaction: a file killed during the upgrade is still the version 2 file. The pages freed are reused by later
+ * imports (no VACUUM: it may renumber the rowids that the law search index keys on).
+ */
+function storeTextsOnce(db: CorpusDb): void {
+  const columns = new Set((db.pragma('table_info(decisions)') as { name: string }[]).map((column) => column.name));
+  if (!columns.has('full_text')) return;
+  db.transaction(() => {
+    db.exec(`ALTER TABLE decisions ADD COLUMN text_zstd BLOB NOT NULL DEFAULT x'';
+      UPDATE decisions SET text_zstd = compress_text(full_text);
+      ALTER TABLE decisions DROP COLUMN full_text;
+      ALTER TABLE chunks DROP COLUMN text;`);
+  })();
 }
 
 /**

@@ -130,7 +130,7 @@ export function writeEdges(corpus: Database.Database, decisionId: string, candid
  */
 export function rebuildCitationEdges(corpus: Database.Database): void {
   const decision = sql<[string], { id: string; court: string; ecli: string | null; full_text: string }>(corpus,
-    'SELECT id, court, ecli, full_text FROM decisions WHERE id = ?');
+    'SELECT id, court, ecli, decision_text(text_zstd) AS full_text FROM decisions WHERE id = ?');
   const azKeys = sql<[string], { az_key: string }>(corpus,
     'SELECT az_key FROM decision_file_numbers WHERE decision_id = ? ORDER BY position');
   const randnummern = sql<[string], { rn: number; start: number; end: number }>(corpus,

@@ -214,8 +214,8 @@ test('depth 1 beyond 500 neighbours: the requested direction alone decides trunc
   const copy = join(dir, 'corpus.db');
   copyFileSync(await graphCorpus(), copy);
   const db = openCorpus(copy);
-  const decision = db.prepare(`INSERT INTO decisions (id, court, full_text, text_length, source_format, content_hash, imported_at)
-    VALUES (?, 'BGH', '', 0, 'rii-xml', ?, '2026-01-01T00:00:00Z')`);
+  const decision = db.prepare(`INSERT INTO decisions (id, court, text_zstd, text_length, source_format, content_hash, imported_at)
+    VALUES (?, 'BGH', compress_text(''), 0, 'rii-xml', ?, '2026-01-01T00:00:00Z')`);
   const edge = db.prepare(`INSERT INTO citation_edges (from_decision_id, rn, reference_canonical, reference_type, to_decision_id,
     resolution_status) VALUES (?, 1, ?, 'case', ?, 'resolved')`);
   const cited = GRAPH.citers[59];
