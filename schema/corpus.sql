@@ -161,12 +161,23 @@ CREATE TABLE IF NOT EXISTS law_units (
 );
 CREATE INDEX IF NOT EXISTS law_units_law_position ON law_units(law_id, position);
 
+-- The integer row of each decision (decisions.id is a UUID): the citation graph keys on it (schema 3), so its rows
+-- and indexes hold 1 to 3 bytes per decision key instead of 36, and a batch of edges appends to its indexes. Written
+-- with the decision (trigger); a deleted decision takes its row, and the row its edges, with it.
+CREATE TABLE IF NOT EXISTS decision_rows (
+  row INTEGER PRIMARY KEY,
+  id  TEXT NOT NULL UNIQUE REFERENCES decisions(id) ON DELETE CASCADE
+);
+CREATE TRIGGER IF NOT EXISTS decision_rows_insert AFTER INSERT ON decisions
+  BEGIN INSERT OR IGNORE INTO decision_rows (id) VALUES (new.id); END;
+
 -- Citations found in decision texts and Normenketten by the citation engine at import (src/graph/edges.ts): one row
 -- per cited decision or provision per Randnummer (rn NULL: before the first Randnummer, in a decision without
--- printed ones, or from the Normenkette). Never an edge from a decision to itself.
-CREATE TABLE IF NOT EXISTS citation_edges (
+-- printed ones, or from the Normenkette). Never an edge from a decision to itself. Stored in citation_links on
+-- decision rows; read through the view citation_edges, which names the decisions by their UUIDs.
+CREATE TABLE IF NOT EXISTS citation_links (
   id                  INTEGER PRIMARY KEY,       -- in reading order within a decision
-  from_decision_id    TEXT NOT NULL REFERENCES decisions(id) ON DELETE CASCADE,
+  from_row            INTEGER NOT NULL REFERENCES decision_rows(row) ON DELETE CASCADE,
   rn                  INTEGER,
   reference_canonical TEXT NOT NULL,           -- 'BGH, VI ZR 496/18', an ECLI, 'BGHZ 132, 105', '§ 573 Abs. 2 BGB'
   reference_type      TEXT NOT NULL,           -- 'case', 'statute'
@@ -177,15 +188,23 @@ CREATE TABLE IF NOT EXISTS citation_edges (
   target_az_key       TEXT,
   target_law          TEXT,                    -- statute: cited abbreviation 'BGB' and unit '§ 573' (facets, filters)
   target_unit         TEXT,
-  to_decision_id      TEXT REFERENCES decisions(id) ON DELETE SET NULL,
+  to_row              INTEGER REFERENCES decision_rows(row) ON DELETE SET NULL,
   -- case: resolved when exactly one decision of the corpus fits; statute: resolved when the unit's text is held.
   resolution_status   TEXT NOT NULL CHECK (resolution_status IN ('resolved','unresolved'))
 );
-CREATE INDEX IF NOT EXISTS citation_edges_from ON citation_edges(from_decision_id);
-CREATE INDEX IF NOT EXISTS citation_edges_to ON citation_edges(to_decision_id) WHERE to_decision_id IS NOT NULL;
-CREATE INDEX IF NOT EXISTS citation_edges_norm ON citation_edges(target_law, target_unit) WHERE reference_type = 'statute';
-CREATE INDEX IF NOT EXISTS citation_edges_unresolved ON citation_edges(target_az_key)
+CREATE INDEX IF NOT EXISTS citation_links_from ON citation_links(from_row);
+CREATE INDEX IF NOT EXISTS citation_links_to ON citation_links(to_row) WHERE to_row IS NOT NULL;
+CREATE INDEX IF NOT EXISTS citation_links_norm ON citation_links(target_law, target_unit) WHERE reference_type = 'statute';
+CREATE INDEX IF NOT EXISTS citation_links_unresolved ON citation_links(target_az_key)
   WHERE reference_type = 'case' AND resolution_status = 'unresolved';
+-- What every reader queries: the edges with from_decision_id and to_decision_id as UUIDs. SQLite flattens the view, so
+-- a lookup by either UUID finds its decision row first and then the edges on the integer index (EXPLAIN QUERY PLAN).
+-- Writers write citation_links (src/graph/edges.ts, resolve.ts).
+CREATE VIEW IF NOT EXISTS citation_edges AS
+  SELECT l.id, f.id AS from_decision_id, l.rn, l.reference_canonical, l.reference_type, l.reference_role, l.target_ecli,
+    l.target_court, l.target_date, l.target_az_key, l.target_law, l.target_unit, t.id AS to_decision_id,
+    l.resolution_status
+  FROM citation_links l JOIN decision_rows f ON f.row = l.from_row LEFT JOIN decision_rows t ON t.row = l.to_row;
 
 -- Ingestion boundaries stated by a coverage manifest (empty unless one is imported; then coverage is derived from
 -- the decisions held, per court, earliest to latest).
@@ -270,7 +289,7 @@ CREATE TRIGGER IF NOT EXISTS law_units_search_delete AFTER DELETE ON law_units
 CREATE INDEX IF NOT EXISTS search_decision_filters ON decisions(id, court, date, document_kind);
 -- frequently_cited_by_results reads the case edges of a page's decisions (src/search/cited-by-results.ts): covering,
 -- so it does not read every edge row of 20 decisions (about 1,000, three quarters of them statute edges).
-CREATE INDEX IF NOT EXISTS search_case_edges ON citation_edges(from_decision_id, to_decision_id) WHERE reference_type = 'case';
+CREATE INDEX IF NOT EXISTS search_case_edges ON citation_links(from_row, to_row) WHERE reference_type = 'case';
 -- Semantic search (src/search/vector-*.ts, docs/search.md "Semantic"): one vector per decision. meta.search_embedder
 -- records the embedder that made them (JSON: the corpus-trained model or an external model); search_model_words holds
 -- the trained model's words. The float vectors (centered, unit length) re-rank; their sign bits live in the vec0

@@ -73,6 +73,7 @@ export function openCorpus(path: string, options: OpenCorpusOptions = {}): Corpu
       addSearchDocFilterColumns(db);
       addCoverageVerifiedAt(db);
       db.exec(corpusSchemaSql());
+      if (version === 1 || version === 2) keyGraphOnRows(db);
       // Corpora of version 1 were imported before the citation engine wrote edges.
       if (version === 1) rebuildCitationEdges(db);
       const created = version === 0;
@@ -152,6 +153,27 @@ function storeTextsOnce(db: CorpusDb): void {
       UPDATE decisions SET text_zstd = compress_text(full_text);
       ALTER TABLE decisions DROP COLUMN full_text;
       ALTER TABLE chunks DROP COLUMN text;`);
+  })();
+}
+
+/**
+ * Version 2 to 3: the citation graph keyed on integer decision rows. The edges move from the table citation_edges
+ * (UUID keys) to citation_links (decision_rows), and citation_edges becomes the view every reader queries, with the
+ * same columns and rows. One transaction, like the text's upgrade.
+ */
+function keyGraphOnRows(db: CorpusDb): void {
+  const edgesTable = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'citation_edges'`).get();
+  if (!edgesTable) return;
+  db.transaction(() => {
+    db.exec(`INSERT OR IGNORE INTO decision_rows (id) SELECT id FROM decisions ORDER BY rowid;
+      INSERT INTO citation_links (id, from_row, rn, reference_canonical, reference_type, reference_role, target_ecli,
+        target_court, target_date, target_az_key, target_law, target_unit, to_row, resolution_status)
+      SELECT e.id, f.row, e.rn, e.reference_canonical, e.reference_type, e.reference_role, e.target_ecli, e.target_court,
+        e.target_date, e.target_az_key, e.target_law, e.target_unit, t.row, e.resolution_status
+      FROM citation_edges e JOIN decision_rows f ON f.id = e.from_decision_id LEFT JOIN decision_rows t ON t.id = e.to_decision_id
+      ORDER BY e.id;
+      DROP TABLE citation_edges;`);
+    db.exec(corpusSchemaSql());
   })();
 }
 

@@ -76,7 +76,7 @@ export function writeDecision(db: CorpusDb, prepared: PreparedDecision, imported
       sql(db, `DELETE FROM ${table} WHERE decision_id = ?`).run(id);
     }
     // Edges found in the old text point at old Randnummern: written anew below.
-    sql(db, 'DELETE FROM citation_edges WHERE from_decision_id = ?').run(id);
+    sql(db, 'DELETE FROM citation_links WHERE from_row = (SELECT row FROM decision_rows WHERE id = ?)').run(id);
   }
 
   const insFile = sql(db, 'INSERT INTO decision_file_numbers (decision_id, position, aktenzeichen, az_key) VALUES (?, ?, ?, ?)');

@@ -1,6 +1,6 @@
 // A corpus written by schema version 2 (decisions.full_text and chunks.text, the text held twice, uncompressed) is
 // refused by a read-only reader with the command that upgrades it, and upgraded in place by `juralite import`: the
-// same texts, chunks and search answers, from the text held once and compressed.
+// same texts, chunks, edges and search answers, from the text held once and compressed and the graph on integer keys.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -30,7 +30,8 @@ function writeVersion2(current: Database.Database, path: string): void {
       text.set(id, findDecision(current, id).full_text);
     }
     old.transaction(() => {
-      for (const table of ['courts', 'decision_file_numbers', 'decision_sections', 'decision_randnummern', 'decision_norms']) {
+      for (const table of ['courts', 'decision_file_numbers', 'decision_sections', 'decision_randnummern', 'decision_norms',
+        'citation_edges']) {
         const rows = current.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[];
         const columns = Object.keys(rows[0]);
         const insert = old.prepare(`INSERT OR IGNORE INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`);
@@ -86,6 +87,11 @@ test('a version 2 corpus is refused read-only, naming the command, and `juralite
     assert.deepEqual(readDecision(upgraded, after, ranged), readDecision(current, before, ranged), id);
     assert.deepEqual(readDecision(upgraded, after, { max_chars: 1e6 }), readDecision(current, before, { max_chars: 1e6 }), id);
   }
+  // The graph, now on integer decision rows, reads as it did: every edge, both ends named by UUID.
+  const edges = (db: Database.Database) => db.prepare('SELECT * FROM citation_edges ORDER BY id').all();
+  assert.ok(edges(current).length > 100);
+  assert.deepEqual(edges(upgraded), edges(current));
+  assert.ok(!columnsOf(upgraded, 'citation_links').includes('from_decision_id'));
   // The search index was rebuilt from the upgraded texts: the same decisions per word as the current corpus.
   const hits = (db: Database.Database, word: string) => (db.prepare(`SELECT s.decision_id FROM decisions_fts f
     JOIN search_docs s ON s.doc_id = f.rowid WHERE decisions_fts MATCH ? ORDER BY s.decision_id`).all(word) as { decision_id: string }[])
