@@ -73,7 +73,9 @@ export function openCorpus(path: string, options: OpenCorpusOptions = {}): Corpu
       addSearchDocFilterColumns(db);
       addCoverageVerifiedAt(db);
       db.exec(corpusSchemaSql());
-      if (version === 1 || version === 2) keyGraphOnRows(db);
+      // Whatever the version says: a file whose edges are still a table (versions 1 and 2, or a build of version 3
+      // from before the graph moved to integer keys) is moved over; otherwise this finds nothing to do.
+      keyGraphOnRows(db);
       // Corpora of version 1 were imported before the citation engine wrote edges.
       if (version === 1) rebuildCitationEdges(db);
       const created = version === 0;
