@@ -126,7 +126,7 @@ async function serveAndMeasure(): Promise<ServeFigures> {
   const state = openState(statePath);
   // Tokens in turn: each stays under the per-token rate limits (60 calls, 10 checks a minute).
   const { organization } = createOrganization(state, { name: 'scale bench', plan: 'enterprise' }, new Date());
-  const tokens = state.transaction(() => Array.from({ length: Math.ceil(requests / 20) + 8 }, () =>
+  const tokens = state.transaction(() => Array.from({ length: Math.ceil(requests / 4) + 20 }, () =>
     createToken(state, { organizationId: organization.id, abilities: [...ABILITIES] }, new Date()).token))();
   state.close();
   const inputs = inputsOf(corpusPath);
