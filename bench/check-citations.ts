@@ -27,7 +27,7 @@ await ensureDemoCorpus(corpusPath);
 const dir = mkdtempSync(join(tmpdir(), 'juralite-bench-'));
 const services = openServices({ corpusPath, statePath: join(dir, 'state.db') });
 const corpus = services.corpus!;
-const all = (corpus.prepare('SELECT full_text FROM decisions ORDER BY id').all() as { full_text: string }[]).map((r) => r.full_text).join('\n\n');
+const all = (corpus.prepare('SELECT decision_text(text_zstd) AS full_text FROM decisions ORDER BY id').all() as { full_text: string }[]).map((r) => r.full_text).join('\n\n');
 const texts = Array.from({ length: requests }, (_, i) => {
   const start = (i * 7919) % Math.max(1, all.length - 20_000);
   return Array.from(all.slice(start, start + 20_000)).slice(0, 20_000).join('');

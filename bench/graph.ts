@@ -69,7 +69,7 @@ const rawDepthTwo = corpus.prepare(`
   SELECT d.id, d.court, d.date, d.aktenzeichen, d.ecli, min(w.hop) AS hop FROM walk w JOIN decisions d ON d.id = w.node
   WHERE w.node <> @id GROUP BY w.node ORDER BY hop, d.date DESC LIMIT 50`);
 const rawPackage = corpus.prepare(`
-  SELECT id, court, date, aktenzeichen, ecli, substr(full_text, 1, 700) AS excerpt,
+  SELECT id, court, date, aktenzeichen, ecli, substr(decision_text(text_zstd), 1, 700) AS excerpt,
     (SELECT json_group_array(json_object('c', e.reference_canonical, 'rn', e.rn, 'to', t.id, 'court', t.court, 'date', t.date,
                                          'az', t.aktenzeichen, 'type', t.document_type, 'ecli', t.ecli))
      FROM citation_edges e LEFT JOIN decisions t ON t.id = e.to_decision_id

@@ -24,6 +24,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { upgradeCorpus } from '../src/corpus/open.ts';
+import { registerTextFunctions } from '../src/corpus/stored-text.ts';
 import { listen, openServices } from '../src/server.ts';
 import { openState } from '../src/accounts/state-db.ts';
 import { createOrganization } from '../src/accounts/organizations.ts';
@@ -87,11 +88,13 @@ function rowids(db: Database.Database, table: string, count: number): number[] {
 /** Decision ids, graph sources (decisions citing a decision of the corpus) and check texts, drawn from the corpus. */
 function inputsFrom(corpusPath: string) {
   const db = new Database(corpusPath, { readonly: true });
+  registerTextFunctions(db);
   try {
     const byRowid = (query: string, ids: number[]) => ids.map((rowid) => db.prepare(query).get(rowid) as Record<string, string> | undefined).filter((row) => row !== undefined);
-    const decisions = byRowid('SELECT id, full_text FROM decisions WHERE rowid = ?', rowids(db, 'decisions', 3000));
-    const sources = byRowid(`SELECT from_decision_id AS id FROM citation_edges WHERE rowid = ? AND reference_type = 'case' AND to_decision_id IS NOT NULL`,
-      rowids(db, 'citation_edges', 6000)).map((row) => row.id);
+    const decisions = byRowid('SELECT id, decision_text(text_zstd) AS full_text FROM decisions WHERE rowid = ?', rowids(db, 'decisions', 3000));
+    // The edges' table (citation_links): the view citation_edges has no rowid of its own, its id is the table's.
+    const sources = byRowid(`SELECT from_decision_id AS id FROM citation_edges WHERE id = ? AND reference_type = 'case' AND to_decision_id IS NOT NULL`,
+      rowids(db, 'citation_links', 6000)).map((row) => row.id);
     // Briefs of 2,000 to 6,000 characters: the start of a decision, which cites statutes and decisions.
     const texts = decisions.slice(0, 400).map((row) => row.full_text.slice(0, 2000 + Math.floor(random() * 4000)))
       .filter((text) => textProblem(text) === null);

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type Database from 'better-sqlite3';
 import { openCorpus, upgradeCorpus } from '../src/corpus/open.ts';
+import { chunkTexts } from '../src/corpus/stored-text.ts';
 import { importPaths } from '../src/ingest/import-paths.ts';
 import { sharedData } from '../test/helpers/shared-data.ts';
 
@@ -194,10 +195,9 @@ export function exportDocs(db: Database.Database): number {
   const keys = decisionKeys(db);
   const lead = new Set(['Leitsatz', 'Orientierungssatz', 'Tenor']);
   const files = db.prepare('SELECT aktenzeichen FROM decision_file_numbers WHERE decision_id = ? ORDER BY position');
-  const chunks = db.prepare('SELECT section, text FROM chunks WHERE decision_id = ? ORDER BY position');
   const lines: string[] = [];
   for (const d of db.prepare('SELECT id, court, ecli, title FROM decisions ORDER BY id').all() as Record<string, string | null>[]) {
-    const parts = chunks.all(d.id) as { section: string | null; text: string }[];
+    const parts = chunkTexts(db, d.id!);
     lines.push(JSON.stringify({ key: keys.get(d.id!), court: d.court, ecli: d.ecli, title: d.title,
       aktenzeichen: (files.all(d.id) as { aktenzeichen: string }[]).map((f) => f.aktenzeichen).join(' '),
       lead: parts.filter((p) => lead.has(p.section ?? '')).map((p) => p.text).join('\n'),

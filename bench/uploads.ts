@@ -39,7 +39,7 @@ const corpus = services.corpus!;
 const PAGES = 50;
 const LINES_PER_PAGE = 40;
 /** Lines of about 90 characters from the corpus's decisions; WinAnsi-safe for the PDF writer. */
-const words = (corpus.prepare('SELECT full_text FROM decisions ORDER BY id').all() as { full_text: string }[])
+const words = (corpus.prepare('SELECT decision_text(text_zstd) AS full_text FROM decisions ORDER BY id').all() as { full_text: string }[])
   .map((row) => row.full_text).join(' ').replace(/[^\u0020-\u00ff]/g, ' ').split(/\s+/).filter(Boolean);
 const lines: string[] = [];
 for (let at = 0; lines.length < PAGES * LINES_PER_PAGE; ) {

@@ -40,7 +40,9 @@ CREATE TABLE IF NOT EXISTS decisions (
   title          TEXT,
   leitsatz       TEXT,
   norms          TEXT,                         -- Normenkette as written (parsed: decision_norms)
-  full_text      TEXT NOT NULL,                -- plain text; sections joined by a blank line, each headed by its name
+  text_zstd      BLOB NOT NULL,                -- the plain text (sections joined by a blank line, each headed by its
+                                               -- name), UTF-8, zstd-compressed: the only copy of the decision's
+                                               -- characters (src/corpus/stored-text.ts; SQL: decision_text(text_zstd))
   text_length    INTEGER NOT NULL,             -- in Unicode code points
   has_rn_anchors INTEGER NOT NULL DEFAULT 0,   -- 1 when the source prints Randnummern (never invented)
   rn_from        INTEGER,
@@ -63,12 +65,12 @@ CREATE TABLE IF NOT EXISTS decision_file_numbers (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS decision_file_numbers_az_key ON decision_file_numbers(az_key);
 
--- Named parts of full_text: Leitsatz, Tenor, Tatbestand, Entscheidungsgründe, Gründe, ... as the source names them.
+-- Named parts of the decision's text: Leitsatz, Tenor, Tatbestand, Entscheidungsgründe, Gründe, ... as the source names them.
 CREATE TABLE IF NOT EXISTS decision_sections (
   decision_id  TEXT NOT NULL REFERENCES decisions(id) ON DELETE CASCADE,
   position     INTEGER NOT NULL,
   name         TEXT NOT NULL,
-  start_offset INTEGER NOT NULL,               -- code points into decisions.full_text, heading line included
+  start_offset INTEGER NOT NULL,               -- code points into the decision's text, heading line included
   end_offset   INTEGER NOT NULL,
   PRIMARY KEY (decision_id, position)
 ) WITHOUT ROWID;
@@ -82,11 +84,13 @@ CREATE TABLE IF NOT EXISTS decision_randnummern (
   end_offset   INTEGER NOT NULL,
   PRIMARY KEY (decision_id, position)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS decision_randnummern_rn ON decision_randnummern(decision_id, rn);
+-- Every query reads a decision's Randnummern by its id, which the primary key serves: the index on (decision_id, rn)
+-- of schema 2 had no reader (EXPLAIN QUERY PLAN) and took 6% of the file.
+DROP INDEX IF EXISTS decision_randnummern_rn;
 
 -- The decision text cut by section and by groups of whole Randnummern (about 400 to 1600 characters; a Randnummer
 -- is never split). Chunks are what GET /decisions/{id}?rn_from=&rn_to= serves whole and what search indexes.
--- text is exactly full_text[start_offset, end_offset).
+-- A chunk holds no text of its own (schema 3): its text is the decision's text[start_offset, end_offset).
 CREATE TABLE IF NOT EXISTS chunks (
   id           INTEGER PRIMARY KEY,
   decision_id  TEXT NOT NULL REFERENCES decisions(id) ON DELETE CASCADE,
@@ -96,7 +100,6 @@ CREATE TABLE IF NOT EXISTS chunks (
   rn_to        INTEGER,
   start_offset INTEGER NOT NULL,
   end_offset   INTEGER NOT NULL,
-  text         TEXT NOT NULL,
   UNIQUE (decision_id, position)
 );
 
@@ -158,12 +161,23 @@ CREATE TABLE IF NOT EXISTS law_units (
 );
 CREATE INDEX IF NOT EXISTS law_units_law_position ON law_units(law_id, position);
 
+-- The integer row of each decision (decisions.id is a UUID): the citation graph keys on it (schema 3), so its rows
+-- and indexes hold 1 to 3 bytes per decision key instead of 36, and a batch of edges appends to its indexes. Written
+-- with the decision (trigger); a deleted decision takes its row, and the row its edges, with it.
+CREATE TABLE IF NOT EXISTS decision_rows (
+  row INTEGER PRIMARY KEY,
+  id  TEXT NOT NULL UNIQUE REFERENCES decisions(id) ON DELETE CASCADE
+);
+CREATE TRIGGER IF NOT EXISTS decision_rows_insert AFTER INSERT ON decisions
+  BEGIN INSERT OR IGNORE INTO decision_rows (id) VALUES (new.id); END;
+
 -- Citations found in decision texts and Normenketten by the citation engine at import (src/graph/edges.ts): one row
 -- per cited decision or provision per Randnummer (rn NULL: before the first Randnummer, in a decision without
--- printed ones, or from the Normenkette). Never an edge from a decision to itself.
-CREATE TABLE IF NOT EXISTS citation_edges (
+-- printed ones, or from the Normenkette). Never an edge from a decision to itself. Stored in citation_links on
+-- decision rows; read through the view citation_edges, which names the decisions by their UUIDs.
+CREATE TABLE IF NOT EXISTS citation_links (
   id                  INTEGER PRIMARY KEY,       -- in reading order within a decision
-  from_decision_id    TEXT NOT NULL REFERENCES decisions(id) ON DELETE CASCADE,
+  from_row            INTEGER NOT NULL REFERENCES decision_rows(row) ON DELETE CASCADE,
   rn                  INTEGER,
   reference_canonical TEXT NOT NULL,           -- 'BGH, VI ZR 496/18', an ECLI, 'BGHZ 132, 105', '§ 573 Abs. 2 BGB'
   reference_type      TEXT NOT NULL,           -- 'case', 'statute'
@@ -174,15 +188,23 @@ CREATE TABLE IF NOT EXISTS citation_edges (
   target_az_key       TEXT,
   target_law          TEXT,                    -- statute: cited abbreviation 'BGB' and unit '§ 573' (facets, filters)
   target_unit         TEXT,
-  to_decision_id      TEXT REFERENCES decisions(id) ON DELETE SET NULL,
+  to_row              INTEGER REFERENCES decision_rows(row) ON DELETE SET NULL,
   -- case: resolved when exactly one decision of the corpus fits; statute: resolved when the unit's text is held.
   resolution_status   TEXT NOT NULL CHECK (resolution_status IN ('resolved','unresolved'))
 );
-CREATE INDEX IF NOT EXISTS citation_edges_from ON citation_edges(from_decision_id);
-CREATE INDEX IF NOT EXISTS citation_edges_to ON citation_edges(to_decision_id) WHERE to_decision_id IS NOT NULL;
-CREATE INDEX IF NOT EXISTS citation_edges_norm ON citation_edges(target_law, target_unit) WHERE reference_type = 'statute';
-CREATE INDEX IF NOT EXISTS citation_edges_unresolved ON citation_edges(target_az_key)
+CREATE INDEX IF NOT EXISTS citation_links_from ON citation_links(from_row);
+CREATE INDEX IF NOT EXISTS citation_links_to ON citation_links(to_row) WHERE to_row IS NOT NULL;
+CREATE INDEX IF NOT EXISTS citation_links_norm ON citation_links(target_law, target_unit) WHERE reference_type = 'statute';
+CREATE INDEX IF NOT EXISTS citation_links_unresolved ON citation_links(target_az_key)
   WHERE reference_type = 'case' AND resolution_status = 'unresolved';
+-- What every reader queries: the edges with from_decision_id and to_decision_id as UUIDs. SQLite flattens the view, so
+-- a lookup by either UUID finds its decision row first and then the edges on the integer index (EXPLAIN QUERY PLAN).
+-- Writers write citation_links (src/graph/edges.ts, resolve.ts).
+CREATE VIEW IF NOT EXISTS citation_edges AS
+  SELECT l.id, f.id AS from_decision_id, l.rn, l.reference_canonical, l.reference_type, l.reference_role, l.target_ecli,
+    l.target_court, l.target_date, l.target_az_key, l.target_law, l.target_unit, t.id AS to_decision_id,
+    l.resolution_status
+  FROM citation_links l JOIN decision_rows f ON f.row = l.from_row LEFT JOIN decision_rows t ON t.row = l.to_row;
 
 -- Ingestion boundaries stated by a coverage manifest (empty unless one is imported; then coverage is derived from
 -- the decisions held, per court, earliest to latest).
@@ -215,7 +237,7 @@ CREATE TABLE IF NOT EXISTS sync_manifest (
 ) WITHOUT ROWID;
 
 -- Search indexes (src/search, docs/search.md). The FTS5 tables hold analyzed text (stems, src/search/analyze.ts), not
--- the raw text: contentless, with deletes. Snippets are cut from chunks.text. Columns carry the field weights: title
+-- the raw text: contentless, with deletes. Snippets are cut from the chunks' texts. Columns carry the field weights: title
 -- (the decision title) and lead (Leitsatz, Orientierungssatz, Tenor) rank above body (Tatbestand, Gründe).
 -- One row per decision (all its chunks, in position order): keyword and hybrid rank decisions here, so BM25 scores one
 -- row per matching decision instead of one per matching passage (a common word: ~10,000 rows, not ~90,000); the
@@ -262,12 +284,12 @@ CREATE TRIGGER IF NOT EXISTS law_units_search_update AFTER UPDATE ON law_units
 CREATE TRIGGER IF NOT EXISTS law_units_search_delete AFTER DELETE ON law_units
   BEGIN INSERT INTO search_unit_queue (unit_rowid, indexed) VALUES (old.rowid, 1) ON CONFLICT DO UPDATE SET indexed = 1; END;
 -- The decision columns that search filters read, in one covering index: a filtered FTS5 query joins every matching
--- passage to its decision, and reading the decision rows themselves (full_text inline) cost a page each. The
+-- passage to its decision, and reading the decision rows themselves (the text inline) cost a page each. The
 -- importer's citation lookups read court and date here too (src/graph/resolve.ts).
 CREATE INDEX IF NOT EXISTS search_decision_filters ON decisions(id, court, date, document_kind);
 -- frequently_cited_by_results reads the case edges of a page's decisions (src/search/cited-by-results.ts): covering,
 -- so it does not read every edge row of 20 decisions (about 1,000, three quarters of them statute edges).
-CREATE INDEX IF NOT EXISTS search_case_edges ON citation_edges(from_decision_id, to_decision_id) WHERE reference_type = 'case';
+CREATE INDEX IF NOT EXISTS search_case_edges ON citation_links(from_row, to_row) WHERE reference_type = 'case';
 -- Semantic search (src/search/vector-*.ts, docs/search.md "Semantic"): one vector per decision. meta.search_embedder
 -- records the embedder that made them (JSON: the corpus-trained model or an external model); search_model_words holds
 -- the trained model's words. The float vectors (centered, unit length) re-rank; their sign bits live in the vec0
@@ -289,4 +311,4 @@ CREATE TRIGGER IF NOT EXISTS search_vectors_delete AFTER DELETE ON search_vector
 -- Integer court ids for the vec0 metadata column (integers filter inside the KNN scan much faster than text).
 CREATE TABLE IF NOT EXISTS search_courts (id INTEGER PRIMARY KEY, code TEXT NOT NULL UNIQUE);
 
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;

@@ -3,6 +3,7 @@
 // it says what the text claims (docs/citations.md, Claims). Each held text is read once per check, however often cited.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
+import { decisionText } from '../corpus/stored-text.ts';
 import { missingRandnummern, reach, readPinpoint, type Pinpoint, type RandnummerRange } from './pinpoint.ts';
 import { closestMatch, findQuotations, heldText, occurrences, type HeldText, type Occurrence, type Quotation } from './quotation.ts';
 import { sentenceAround } from './sentence.ts';
@@ -288,7 +289,7 @@ function loadDecision(corpus: Database.Database, id: string, label: string): Hel
 }
 
 function decisionDetail(corpus: Database.Database, id: string): HeldDetail {
-  const { full_text: source } = sql<[string], { full_text: string }>(corpus, 'SELECT full_text FROM decisions WHERE id = ?').get(id)!;
+  const source = decisionText(corpus, id)!;
   const at = utf16Indexer(source);
   const randnummern = sql<[string], { rn: number; start_offset: number; end_offset: number }>(corpus,
     'SELECT rn, start_offset, end_offset FROM decision_randnummern WHERE decision_id = ? ORDER BY position').all(id)

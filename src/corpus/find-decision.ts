@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { backendUnavailable, notFound, validationFailed } from '../errors.ts';
 import { azKey } from './ids.ts';
+import { decompressText } from './stored-text.ts';
 
 export interface DecisionRow {
   id: string;
@@ -30,8 +31,15 @@ export function courtMatches(court: string, filter: string): boolean {
   return name === wanted || name.startsWith(`${wanted} `);
 }
 
-const COLUMNS = `d.id, d.ecli, d.court, d.date, d.aktenzeichen, d.document_type, d.title, d.chamber, d.norms, d.full_text, d.text_length,
-                 d.has_rn_anchors, d.rn_from, d.rn_to`;
+const COLUMNS = `d.id, d.ecli, d.court, d.date, d.aktenzeichen, d.document_type, d.title, d.chamber, d.norms, d.text_zstd,
+                 d.text_length, d.has_rn_anchors, d.rn_from, d.rn_to`;
+
+type StoredRow = Omit<DecisionRow, 'full_text'> & { text_zstd: Buffer };
+
+/** The row as readers take it: the text decompressed (only the one decision found pays for it). */
+function withText({ text_zstd, ...row }: StoredRow): DecisionRow {
+  return { ...row, full_text: decompressText(text_zstd) };
+}
 
 /**
  * Finds the one decision a caller names by UUID, ECLI or Aktenzeichen. `court` and `date` narrow an Aktenzeichen
@@ -40,7 +48,7 @@ const COLUMNS = `d.id, d.ecli, d.court, d.date, d.aktenzeichen, d.document_type,
  * @example findDecision(corpus, 'VI ZR 496/18', { court: 'BGH' })
  */
 export function findDecision(corpus: Database.Database, id: string, narrow: { court?: string; date?: string } = {}): DecisionRow {
-  return lookUp<DecisionRow>(corpus, id, narrow, COLUMNS);
+  return withText(lookUp<StoredRow>(corpus, id, narrow, COLUMNS));
 }
 
 /** The UUID of the one decision a caller names, as findDecision finds it, without reading the decision's text. */

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { seedRegistries } from './seed.ts';
+import { registerTextFunctions } from './stored-text.ts';
 import { rebuildCitationEdges } from '../graph/edges.ts';
 import { addSearchDocFilterColumns, SEARCH_INDEX_VERSION, syncSearchIndex, upgradeSearchIndex } from '../search/index-sync.ts';
 import { betterSqliteBinding, vecExtensionFile } from '../runtime/executable.ts';
@@ -10,7 +11,7 @@ import { betterSqliteBinding, vecExtensionFile } from '../runtime/executable.ts'
 export type CorpusDb = Database.Database;
 
 /** The corpus schema version this code writes and reads (`PRAGMA user_version`). */
-export const CORPUS_SCHEMA_VERSION = 2;
+export const CORPUS_SCHEMA_VERSION = 3;
 
 export interface OpenCorpusOptions {
   /** Open read-only: no schema is applied, nothing is seeded. Default false. */
@@ -54,6 +55,7 @@ export function openCorpus(path: string, options: OpenCorpusOptions = {}): Corpu
       throw new Error(`${path} is no juralite corpus (it has no decisions table; the state database, say, is another file)`);
     }
     applyPragmas(db, readonly);
+    registerTextFunctions(db);
     const vecExtension = options.vecExtensionPath ?? vecExtensionFile();
     if (vecExtension) db.loadExtension(vecExtension);
     else sqliteVec.load(db);
@@ -67,9 +69,13 @@ export function openCorpus(path: string, options: OpenCorpusOptions = {}): Corpu
     }
     if (!readonly) {
       if (version === 1) addEdgeTargetColumns(db);
+      if (version === 1 || version === 2) storeTextsOnce(db);
       addSearchDocFilterColumns(db);
       addCoverageVerifiedAt(db);
       db.exec(corpusSchemaSql());
+      // Whatever the version says: a file whose edges are still a table (versions 1 and 2, or a build of version 3
+      // from before the graph moved to integer keys) is moved over; otherwise this finds nothing to do.
+      keyGraphOnRows(db);
       // Corpora of version 1 were imported before the citation engine wrote edges.
       if (version === 1) rebuildCitationEdges(db);
       const created = version === 0;
@@ -134,6 +140,43 @@ function addEdgeTargetColumns(db: CorpusDb): void {
   for (const column of ['target_law', 'target_unit']) {
     if (!columns.has(column)) db.exec(`ALTER TABLE citation_edges ADD COLUMN ${column} TEXT`);
   }
+}
+
+/**
+ * Version 2 to 3: a decision's text is held once, compressed (decisions.text_zstd); chunks lose their copy of it.
+ * One transaction: a file killed during the upgrade is still the version 2 file. The pages freed are reused by later
+ * imports (no VACUUM: it may renumber the rowids that the law search index keys on).
+ */
+function storeTextsOnce(db: CorpusDb): void {
+  const columns = new Set((db.pragma('table_info(decisions)') as { name: string }[]).map((column) => column.name));
+  if (!columns.has('full_text')) return;
+  db.transaction(() => {
+    db.exec(`ALTER TABLE decisions ADD COLUMN text_zstd BLOB NOT NULL DEFAULT x'';
+      UPDATE decisions SET text_zstd = compress_text(full_text);
+      ALTER TABLE decisions DROP COLUMN full_text;
+      ALTER TABLE chunks DROP COLUMN text;`);
+  })();
+}
+
+/**
+ * Version 2 to 3: the citation graph keyed on integer decision rows. The edges move from the table citation_edges
+ * (UUID keys) to citation_links (decision_rows), and citation_edges becomes the view every reader queries, with the
+ * same columns and rows. One transaction, like the text's upgrade.
+ */
+function keyGraphOnRows(db: CorpusDb): void {
+  const edgesTable = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'citation_edges'`).get();
+  if (!edgesTable) return;
+  db.transaction(() => {
+    db.exec(`INSERT OR IGNORE INTO decision_rows (id) SELECT id FROM decisions ORDER BY rowid;
+      INSERT INTO citation_links (id, from_row, rn, reference_canonical, reference_type, reference_role, target_ecli,
+        target_court, target_date, target_az_key, target_law, target_unit, to_row, resolution_status)
+      SELECT e.id, f.row, e.rn, e.reference_canonical, e.reference_type, e.reference_role, e.target_ecli, e.target_court,
+        e.target_date, e.target_az_key, e.target_law, e.target_unit, t.row, e.resolution_status
+      FROM citation_edges e JOIN decision_rows f ON f.id = e.from_decision_id LEFT JOIN decision_rows t ON t.id = e.to_decision_id
+      ORDER BY e.id;
+      DROP TABLE citation_edges;`);
+    db.exec(corpusSchemaSql());
+  })();
 }
 
 /**

@@ -42,7 +42,7 @@ interface PackagedDecision {
  */
 function decisionsOf(corpus: Database.Database, ids: string[], headChars: number): PackagedDecision[] {
   const rows = new Map(sql<[number, string], PackagedDecision>(corpus, `
-    SELECT id, aktenzeichen, court, date, document_type, ecli, substr(full_text, 1, ?) AS head, text_length
+    SELECT id, aktenzeichen, court, date, document_type, ecli, substr(decision_text(text_zstd), 1, ?) AS head, text_length
     FROM decisions WHERE id IN (SELECT value FROM json_each(?))`).all(headChars, JSON.stringify(ids)).map((row) => [row.id, row]));
   const found = eachFound(ids, (id) => {
     const row = rows.get(id);

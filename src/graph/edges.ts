@@ -115,9 +115,9 @@ export function writeEdges(corpus: Database.Database, decisionId: string, candid
     }
   }
   const insert = sql(corpus, `
-    INSERT INTO citation_edges (from_decision_id, rn, reference_canonical, reference_type, reference_role, target_ecli,
-      target_court, target_date, target_az_key, target_law, target_unit, to_decision_id, resolution_status)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    INSERT INTO citation_links (from_row, rn, reference_canonical, reference_type, reference_role, target_ecli,
+      target_court, target_date, target_az_key, target_law, target_unit, to_row, resolution_status)
+    VALUES ((SELECT row FROM decision_rows WHERE id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT row FROM decision_rows WHERE id = ?), ?)`);
   for (const r of rows.values()) {
     insert.run(decisionId, r.rn, r.reference_canonical, r.reference_type, r.reference_role, r.target_ecli, r.target_court,
       r.target_date, r.target_az_key, r.target_law, r.target_unit, r.to_decision_id, r.resolution_status);
@@ -130,7 +130,7 @@ export function writeEdges(corpus: Database.Database, decisionId: string, candid
  */
 export function rebuildCitationEdges(corpus: Database.Database): void {
   const decision = sql<[string], { id: string; court: string; ecli: string | null; full_text: string }>(corpus,
-    'SELECT id, court, ecli, full_text FROM decisions WHERE id = ?');
+    'SELECT id, court, ecli, decision_text(text_zstd) AS full_text FROM decisions WHERE id = ?');
   const azKeys = sql<[string], { az_key: string }>(corpus,
     'SELECT az_key FROM decision_file_numbers WHERE decision_id = ? ORDER BY position');
   const randnummern = sql<[string], { rn: number; start: number; end: number }>(corpus,
@@ -138,7 +138,7 @@ export function rebuildCitationEdges(corpus: Database.Database): void {
   const norms = sql<[string], ParsedNorm>(corpus,
     'SELECT norm, law, unit FROM decision_norms WHERE decision_id = ? ORDER BY position');
   corpus.transaction(() => {
-    sql(corpus, 'DELETE FROM citation_edges').run();
+    sql(corpus, 'DELETE FROM citation_links').run();
     // Ids first: better-sqlite3 allows no writes on a connection while one of its queries is being iterated.
     const ids = sql<[], { id: string }>(corpus, 'SELECT id FROM decisions ORDER BY id').all();
     for (const { id } of ids) {

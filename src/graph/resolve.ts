@@ -100,8 +100,8 @@ export function resolvePendingEdges(corpus: Database.Database, { statutes = true
        AND (EXISTS (SELECT 1 FROM decision_file_numbers f WHERE f.az_key = e.target_az_key)
             OR EXISTS (SELECT 1 FROM decisions d WHERE d.ecli = e.target_ecli))`,
   ).all();
-  const resolve = sql(corpus, `UPDATE citation_edges SET to_decision_id = ?, resolution_status = 'resolved' WHERE id = ?`);
-  const drop = sql(corpus, 'DELETE FROM citation_edges WHERE id = ?');
+  const resolve = sql(corpus, `UPDATE citation_links SET to_row = (SELECT row FROM decision_rows WHERE id = ?), resolution_status = 'resolved' WHERE id = ?`);
+  const drop = sql(corpus, 'DELETE FROM citation_links WHERE id = ?');
   let resolved = 0;
   for (const edge of pending) {
     const to = resolveCaseTarget(corpus,
@@ -115,12 +115,12 @@ export function resolvePendingEdges(corpus: Database.Database, { statutes = true
     }
   }
   if (statutes) sql(corpus,
-    `UPDATE citation_edges SET resolution_status = 'resolved'
+    `UPDATE citation_links SET resolution_status = 'resolved'
      WHERE reference_type = 'statute' AND resolution_status = 'unresolved'
        AND EXISTS (SELECT 1 FROM laws l JOIN law_units u ON u.law_id = l.id
-                   WHERE l.abbreviation = citation_edges.target_law AND u.text IS NOT NULL
-                     AND u.kind = substr(citation_edges.target_unit, 1, instr(citation_edges.target_unit, ' ') - 1)
-                     AND u.number = substr(citation_edges.target_unit, instr(citation_edges.target_unit, ' ') + 1))`,
+                   WHERE l.abbreviation = citation_links.target_law AND u.text IS NOT NULL
+                     AND u.kind = substr(citation_links.target_unit, 1, instr(citation_links.target_unit, ' ') - 1)
+                     AND u.number = substr(citation_links.target_unit, instr(citation_links.target_unit, ' ') + 1))`,
   ).run();
   forgetResolutions(corpus);
   return resolved;

@@ -230,10 +230,11 @@ class Importer {
     this.summary.decisions = count('SELECT count(*) AS n FROM decisions');
     this.summary.laws = count('SELECT count(*) AS n FROM laws WHERE text_available = 1');
     this.summary.law_units = count('SELECT count(*) AS n FROM law_units u JOIN laws l ON l.id = u.law_id WHERE l.text_available = 1');
-    this.summary.citation_edges = count(`SELECT count(*) AS n FROM citation_edges WHERE reference_type = 'case'`);
-    // The unresolved ones are few and indexed: counting the resolved ones would read every edge row.
+    // Counted on the edges' table (the view would look up each edge's decision row): the case edges on their partial
+    // index; the unresolved ones are few and indexed, counting the resolved ones would read every edge row.
+    this.summary.citation_edges = count(`SELECT count(*) AS n FROM citation_links WHERE reference_type = 'case'`);
     this.summary.citation_edges_resolved = this.summary.citation_edges - count(
-      `SELECT count(*) AS n FROM citation_edges WHERE reference_type = 'case' AND resolution_status = 'unresolved'`);
+      `SELECT count(*) AS n FROM citation_links WHERE reference_type = 'case' AND resolution_status = 'unresolved'`);
     const { failed, ...counts } = this.summary;
     setMeta(this.db, 'last_import_at', this.importedAt);
     setMeta(this.db, 'last_import_summary', JSON.stringify({ ...counts, failed: failed.length }));

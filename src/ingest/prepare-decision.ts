@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { azKey } from '../corpus/ids.ts';
 import { courtFromEcli, resolveCourt, type ResolvedCourt } from '../corpus/courts.ts';
 import { parseNormenkette, type ParsedNorm } from '../corpus/norms.ts';
+import { compressText } from '../corpus/stored-text.ts';
 import { findEdgeCandidates, type EdgeCandidate } from '../graph/edges.ts';
 import { buildDecisionText, type BuiltDecisionText } from './decision-text.ts';
 import { documentKind, type DecisionRecord } from './decision-record.ts';
@@ -26,7 +27,9 @@ export interface DecisionColumns {
   title: string | null;
   leitsatz: string | null;
   norms: string | null;
+  /** The text as written (hashed, searched for citations); stored only compressed, as text_zstd. */
   full_text: string;
+  text_zstd: Buffer;
   text_length: number;
   has_rn_anchors: number;
   rn_from: number | null;
@@ -78,7 +81,7 @@ export function prepareDecision(input: DecisionRecord): PreparedDecision {
     court: court.code, ecli, azKeys, fullText: text.fullText, randnummern: text.randnummern, norms,
   });
   return {
-    row: { ...hashed, source_name: input.sourceName, content_hash: contentHash },
+    row: { ...hashed, text_zstd: compressText(text.fullText), source_name: input.sourceName, content_hash: contentHash },
     court, fileNumbers, azKeys, text, norms, edges,
   };
 }

@@ -56,16 +56,16 @@ export function writeDecision(db: CorpusDb, prepared: PreparedDecision, imported
   upsertCourt(db, court);
   sql(db, `
     INSERT INTO decisions (id, doknr, ecli, court, court_raw, chamber, date, aktenzeichen, document_type, document_kind,
-      title, leitsatz, norms, full_text, text_length, has_rn_anchors, rn_from, rn_to, source_format, source_name,
+      title, leitsatz, norms, text_zstd, text_length, has_rn_anchors, rn_from, rn_to, source_format, source_name,
       content_hash, imported_at)
     VALUES (@id, @doknr, @ecli, @court, @court_raw, @chamber, @date, @aktenzeichen, @document_type, @document_kind,
-      @title, @leitsatz, @norms, @full_text, @text_length, @has_rn_anchors, @rn_from, @rn_to, @source_format,
+      @title, @leitsatz, @norms, @text_zstd, @text_length, @has_rn_anchors, @rn_from, @rn_to, @source_format,
       @source_name, @content_hash, @imported_at)
     ON CONFLICT(id) DO UPDATE SET doknr = excluded.doknr, ecli = excluded.ecli, court = excluded.court,
       court_raw = excluded.court_raw, chamber = excluded.chamber, date = excluded.date,
       aktenzeichen = excluded.aktenzeichen, document_type = excluded.document_type,
       document_kind = excluded.document_kind, title = excluded.title, leitsatz = excluded.leitsatz,
-      norms = excluded.norms, full_text = excluded.full_text, text_length = excluded.text_length,
+      norms = excluded.norms, text_zstd = excluded.text_zstd, text_length = excluded.text_length,
       has_rn_anchors = excluded.has_rn_anchors, rn_from = excluded.rn_from, rn_to = excluded.rn_to,
       source_format = excluded.source_format, source_name = excluded.source_name,
       content_hash = excluded.content_hash, imported_at = excluded.imported_at
@@ -76,7 +76,7 @@ export function writeDecision(db: CorpusDb, prepared: PreparedDecision, imported
       sql(db, `DELETE FROM ${table} WHERE decision_id = ?`).run(id);
     }
     // Edges found in the old text point at old Randnummern: written anew below.
-    sql(db, 'DELETE FROM citation_edges WHERE from_decision_id = ?').run(id);
+    sql(db, 'DELETE FROM citation_links WHERE from_row = (SELECT row FROM decision_rows WHERE id = ?)').run(id);
   }
 
   const insFile = sql(db, 'INSERT INTO decision_file_numbers (decision_id, position, aktenzeichen, az_key) VALUES (?, ?, ?, ?)');
@@ -85,9 +85,9 @@ export function writeDecision(db: CorpusDb, prepared: PreparedDecision, imported
   text.sections.forEach((s, i) => insSection.run(id, i, s.name, s.start, s.end));
   const insRn = sql(db, 'INSERT INTO decision_randnummern (decision_id, position, rn, start_offset, end_offset) VALUES (?, ?, ?, ?, ?)');
   text.randnummern.forEach((r, i) => insRn.run(id, i, r.rn, r.start, r.end));
-  const insChunk = sql(db, `INSERT INTO chunks (decision_id, position, section, rn_from, rn_to, start_offset, end_offset, text)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
-  for (const c of text.chunks) insChunk.run(id, c.position, c.section, c.rn_from, c.rn_to, c.start, c.end, c.text);
+  const insChunk = sql(db, `INSERT INTO chunks (decision_id, position, section, rn_from, rn_to, start_offset, end_offset)
+    VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  for (const c of text.chunks) insChunk.run(id, c.position, c.section, c.rn_from, c.rn_to, c.start, c.end);
   const insNorm = sql(db, 'INSERT INTO decision_norms (decision_id, position, norm, law, unit) VALUES (?, ?, ?, ?, ?)');
   norms.forEach((n, i) => insNorm.run(id, i, n.norm, n.law, n.unit));
   writeEdges(db, id, prepared.edges);

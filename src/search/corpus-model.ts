@@ -4,6 +4,7 @@
 // pooled text shares and which would otherwise dominate every cosine).
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
+import { chunkTexts } from '../corpus/stored-text.ts';
 import { tokenize, type Token } from './analyze.ts';
 import { blobFloats, centeredUnit, floatBlob, hash32, normalizeInPlace } from './vector-math.ts';
 import { isVectorWord, trainWordVectors } from './word-vectors.ts';
@@ -70,11 +71,9 @@ function trainingSample(db: Database.Database) {
   const passages: string[][] = [];
   const decisions: { title: string | null; chunks: { section: string | null; stems: string[] }[] }[] = [];
   let tokens = 0;
-  const chunksOf = sql<[string], { section: string | null; text: string }>(db,
-    'SELECT section, text FROM chunks WHERE decision_id = ? ORDER BY position');
   for (const row of sql<[], { id: string; title: string | null }>(db, 'SELECT id, title FROM decisions ORDER BY id').iterate()) {
     if (tokens >= SAMPLE_TOKENS * 0.75) break;
-    const chunks = chunksOf.all(row.id).map((chunk) => ({ section: chunk.section, stems: stemsOf(chunk.text) }));
+    const chunks = chunkTexts(db, row.id).map((chunk) => ({ section: chunk.section, stems: stemsOf(chunk.text) }));
     for (const chunk of chunks) {
       passages.push(chunk.stems);
       tokens += chunk.stems.length;

@@ -7,6 +7,7 @@
 import type Database from 'better-sqlite3';
 import { loadEmbeddingsConfig, type EmbeddingsConfig } from '../config.ts';
 import { sql } from '../db/statements.ts';
+import { ChunkTextReader, chunkTexts } from '../corpus/stored-text.ts';
 import { analyzedText, tokenize } from './analyze.ts';
 import {
   analyzeChunks, noteLongWords, shareModel, stems, type AnalysisTask, type AnalyzedDecision, type ChunkAnalysis, type ChunkText,
@@ -48,7 +49,8 @@ function bufferFtsWrites(db: Database.Database): void {
 interface DocFilters { court: string; date: string | null; document_kind: string | null }
 
 interface QueuedChunk {
-  chunk_id: number; indexed: number; decision_id: string | null; text: string | null; section: string | null; position: number | null;
+  chunk_id: number; indexed: number; decision_id: string | null; start_offset: number | null; end_offset: number | null;
+  section: string | null; position: number | null;
   title: string | null; identifiers: string | null; court: string | null; date: string | null; document_kind: string | null;
 }
 interface QueuedUnit {
@@ -92,8 +94,7 @@ function writeDecisionDoc(db: Database.Database, doc: AnalyzedDecision, stored: 
       FROM decisions d WHERE d.id = ?`).get(doc.id)?.title ?? null;
     const lead: string[] = [];
     const body: string[] = [];
-    for (const chunk of sql<[string], { text: string; section: string | null }>(db,
-      'SELECT text, section FROM chunks WHERE decision_id = ? ORDER BY position').all(doc.id)) {
+    for (const chunk of chunkTexts(db, doc.id)) {
       (fieldOf(chunk.section) === 'lead' ? lead : body).push(analyzedText(chunk.text));
     }
     doc = { ...doc, title: analyzedText(title), lead: lead.join(' '), body: body.join(' ') };
@@ -122,9 +123,10 @@ interface ChunkBatch { chunks: ChunkText[]; filters: Map<string, DocFilters>; la
  */
 function* queuedChunkBatches(db: Database.Database, size: number): Generator<ChunkBatch> {
   let after = 0;
+  const texts = new ChunkTextReader(db);
   for (;;) {
     const rows = sql<[number, number], QueuedChunk>(db, `
-      SELECT q.chunk_id, q.indexed, c.decision_id, c.text, c.section, c.position,
+      SELECT q.chunk_id, q.indexed, c.decision_id, c.start_offset, c.end_offset, c.section, c.position,
         d.title, CASE WHEN c.position = 0 THEN ${OWN_IDENTIFIERS} END AS identifiers, d.court, d.date, d.document_kind
       FROM search_chunk_queue q
       LEFT JOIN chunks c ON c.id = q.chunk_id LEFT JOIN decisions d ON d.id = c.decision_id
@@ -139,9 +141,10 @@ function* queuedChunkBatches(db: Database.Database, size: number): Generator<Chu
     const batch: ChunkBatch = { chunks: [], filters: new Map(), last: rows[end - 1].chunk_id, removed: false };
     for (const row of rows.slice(0, end)) {
       batch.removed ||= row.indexed === 1;
-      if (row.text === null) continue;
-      batch.filters.set(row.decision_id!, { court: row.court!, date: row.date, document_kind: row.document_kind });
-      batch.chunks.push({ decision: row.decision_id!, section: row.section, text: row.text,
+      if (row.decision_id === null) continue;
+      batch.filters.set(row.decision_id, { court: row.court!, date: row.date, document_kind: row.document_kind });
+      const text = texts.text(row.decision_id, row.start_offset!, row.end_offset!);
+      batch.chunks.push({ decision: row.decision_id, section: row.section, text,
         title: row.position === 0 ? row.title : null, identifiers: row.identifiers });
     }
     after = batch.last;

@@ -2,6 +2,7 @@
 // the query's words found in a chunk are found once for both.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
+import { ChunkTextReader } from '../corpus/stored-text.ts';
 import type { Token } from './analyze.ts';
 import { termMatcher, type TermGroup, type TermMatcher } from './query.ts';
 import { wordsMatching } from './snippets.ts';
@@ -19,15 +20,15 @@ export class PageChunks {
   constructor(db: Database.Database, ids: string[], groups: TermGroup[]) {
     this.#isMatch = termMatcher(groups);
     for (const id of ids) this.#byDecision.set(id, []);
-    // The texts come as bytes and are decoded by Buffer (simdutf): better-sqlite3's strings go through V8's UTF-8
-    // decoder, which took a third of this statement's time for a page's 150 KB of German text (0.71 against 1.02 ms a page).
-    const rows = sql<[string], Omit<Passage, 'text'> & { decision_id: string; bytes: Buffer }>(db, `
-      SELECT decision_id, id, section, rn_from, rn_to, start_offset, CAST(text AS BLOB) AS bytes FROM chunks
+    // A chunk's text is cut from its decision's text (held once, compressed: src/corpus/stored-text.ts).
+    const rows = sql<[string], Omit<Passage, 'text'> & { decision_id: string; end_offset: number }>(db, `
+      SELECT decision_id, id, section, rn_from, rn_to, start_offset, end_offset FROM chunks
       WHERE decision_id IN (SELECT value FROM json_each(?)) ORDER BY decision_id, position`).all(JSON.stringify(ids));
+    const texts = new ChunkTextReader(db);
     for (const row of rows) {
       this.#byDecision.get(row.decision_id)!.push({
         id: row.id, section: row.section, rn_from: row.rn_from, rn_to: row.rn_to, start_offset: row.start_offset,
-        text: row.bytes.toString('utf8'),
+        text: texts.text(row.decision_id, row.start_offset, row.end_offset),
       });
     }
   }

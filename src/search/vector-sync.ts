@@ -17,6 +17,7 @@
 import type Database from 'better-sqlite3';
 import type { EmbeddingsConfig } from '../config.ts';
 import { sql } from '../db/statements.ts';
+import { chunkTexts } from '../corpus/stored-text.ts';
 import { tokenize } from './analyze.ts';
 import {
   Bag, FIELD_WEIGHT, fieldOf, passageCount, RETRAIN_GROWTH, storeCorpusModel, trainCorpusModel, type TrainedModel,
@@ -109,8 +110,7 @@ function pooledFromChunks(db: Database.Database, model: TrainedModel, decisionId
   const bag = new Bag(model);
   const title = sql<[string], { title: string | null }>(db, 'SELECT title FROM decisions WHERE id = ?').get(decisionId)?.title;
   if (title) bag.addTokens(tokenize(title), FIELD_WEIGHT.title);
-  for (const chunk of sql<[string], { section: string | null; text: string }>(db,
-    'SELECT section, text FROM chunks WHERE decision_id = ? ORDER BY position').iterate(decisionId)) {
+  for (const chunk of chunkTexts(db, decisionId)) {
     bag.addTokens(tokenize(chunk.text), FIELD_WEIGHT[fieldOf(chunk.section)]);
   }
   return bag.vector();
@@ -139,7 +139,7 @@ function decisionText(db: Database.Database, decisionId: string, maxChars: numbe
     'SELECT title, aktenzeichen FROM decisions WHERE id = ?').get(decisionId);
   const parts = [title?.title ?? title?.aktenzeichen ?? ''];
   let length = parts[0].length;
-  for (const chunk of sql<[string], { text: string }>(db, 'SELECT text FROM chunks WHERE decision_id = ? ORDER BY position').iterate(decisionId)) {
+  for (const chunk of chunkTexts(db, decisionId)) {
     if (length >= maxChars) break;
     parts.push(chunk.text);
     length += chunk.text.length + 1;

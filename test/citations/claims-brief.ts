@@ -52,7 +52,7 @@ function changeWord(sentence: string): string {
 export function buildBrief(db: Database.Database, decisionIds: readonly string[]): { text: string; items: BriefItem[] } {
   const paragraphs: { kind: ItemKind; aktenzeichen: string; rn: number; text: string }[] = [];
   for (const id of decisionIds) {
-    const d = db.prepare('SELECT id, court, date, aktenzeichen, document_kind, full_text, rn_to FROM decisions WHERE id = ?').get(id) as Row;
+    const d = db.prepare('SELECT id, court, date, aktenzeichen, document_kind, decision_text(text_zstd) AS full_text, rn_to FROM decisions WHERE id = ?').get(id) as Row;
     const q = quotable(db, d);
     if (!q) continue;
     const cite = (pinpoint: string) => `(${d.court}, ${d.document_kind} vom ${germanDate(d.date)} - ${d.aktenzeichen}, ${pinpoint})`;

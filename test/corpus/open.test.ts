@@ -27,9 +27,11 @@ test('openCorpus creates the schema, sets the pragmas and loads sqlite-vec', (t)
     assert.match(vec.v, /^v\d/);
     const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name);
     for (const name of ['meta', 'courts', 'decisions', 'decision_file_numbers', 'decision_sections', 'decision_randnummern',
-      'chunks', 'decision_norms', 'laws', 'law_aliases', 'law_units', 'citation_edges', 'coverage_ranges']) {
+      'chunks', 'decision_norms', 'laws', 'law_aliases', 'law_units', 'decision_rows', 'citation_links', 'coverage_ranges']) {
       assert.ok(tables.includes(name), name);
     }
+    // The graph is read through a view on the integer-keyed table (schema 3).
+    assert.equal(db.prepare(`SELECT type FROM sqlite_master WHERE name = 'citation_edges'`).pluck().get(), 'view');
     assert.equal(getMeta(db, 'schema_version'), String(CORPUS_SCHEMA_VERSION));
     assert.ok(getMeta(db, 'built_at'));
   } finally {

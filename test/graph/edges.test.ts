@@ -132,8 +132,7 @@ test('a corpus of schema version 1 (no edges) is refused read-only and upgraded 
   const b = write(dir, 'b', { ...B, gruende: [{ rn: 1, text: 'Die Kündigung ist wirksam.' }] });
   const a = write(dir, 'a', aOptions([{ rn: 2, text: A_TEXT }]));
   await importPaths(db, [b, a]);
-  db.exec(`DROP INDEX citation_edges_norm; ALTER TABLE citation_edges DROP COLUMN target_law;
-    ALTER TABLE citation_edges DROP COLUMN target_unit; DELETE FROM citation_edges; PRAGMA user_version = 1;`);
+  db.exec('DELETE FROM citation_links; PRAGMA user_version = 1;');
   const path = db.name;
   db.close();
   assert.throws(() => openCorpus(path, { readonly: true }), /schema version 1, older than .*upgrade/);

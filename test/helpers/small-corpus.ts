@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { codePointLength } from '../../src/text/code-points.ts';
 import { rebuildCitationEdges } from '../../src/graph/edges.ts';
+import { registerTextFunctions } from '../../src/corpus/stored-text.ts';
 
 export const SMALL = {
   bgh: { id: '6f1d6c4e-0b59-5c1a-9a38-0a4a3c1f0001', ecli: 'ECLI:DE:BGH:2020:150120UVIIIZR123.19.0', az: 'VIII ZR 123/19' },
@@ -36,9 +37,9 @@ function insertDecision(db: Database.Database, row: { id: string; ecli: string |
     sections.push({ name: part.section, start, end: codePointLength(text) });
   }
   const rns = chunks.map((chunk) => chunk.rn).filter((rn): rn is number => rn !== null);
-  db.prepare(`INSERT INTO decisions (id, ecli, court, date, aktenzeichen, document_type, document_kind, full_text, text_length,
+  db.prepare(`INSERT INTO decisions (id, ecli, court, date, aktenzeichen, document_type, document_kind, text_zstd, text_length,
               has_rn_anchors, rn_from, rn_to, source_format, content_hash, imported_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'test', 'x', '2026-01-01T00:00:00Z')`)
+              VALUES (?, ?, ?, ?, ?, ?, ?, compress_text(?), ?, ?, ?, ?, 'test', 'x', '2026-01-01T00:00:00Z')`)
     .run(row.id, row.ecli, row.court, row.date, row.az, row.type, row.type, text, codePointLength(text), rns.length ? 1 : 0,
       rns.length ? Math.min(...rns) : null, rns.length ? Math.max(...rns) : null);
   db.prepare('INSERT INTO decision_file_numbers (decision_id, position, aktenzeichen, az_key) VALUES (?, 0, ?, ?)')
@@ -47,9 +48,9 @@ function insertDecision(db: Database.Database, row: { id: string; ecli: string |
     'INSERT INTO decision_sections (decision_id, position, name, start_offset, end_offset) VALUES (?, ?, ?, ?, ?)',
   ).run(row.id, position, section.name, section.start, section.end));
   chunks.forEach((chunk, position) => db.prepare(
-    `INSERT INTO chunks (decision_id, position, section, rn_from, rn_to, start_offset, end_offset, text)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(row.id, position, chunk.section, chunk.rn, chunk.rn, chunk.start, chunk.end, chunk.text));
+    `INSERT INTO chunks (decision_id, position, section, rn_from, rn_to, start_offset, end_offset)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  ).run(row.id, position, chunk.section, chunk.rn, chunk.rn, chunk.start, chunk.end));
   // One chunk per paragraph here, so a numbered chunk's span is its Randnummer's paragraph.
   chunks.filter((chunk) => chunk.rn !== null).forEach((chunk, position) => db.prepare(
     'INSERT INTO decision_randnummern (decision_id, position, rn, start_offset, end_offset) VALUES (?, ?, ?, ?, ?)',
@@ -70,6 +71,7 @@ const law = (db: Database.Database, id: string, abbreviation: string, jurisdicti
 
 export function buildSmallCorpus(path: string): void {
   const db = new Database(path);
+  registerTextFunctions(db);
   db.pragma('journal_mode = WAL');
   db.exec(readFileSync(new URL('../../schema/corpus.sql', import.meta.url), 'utf8'));
   court(db, 'BGH', 'Bundesgerichtshof', 'ordentlich', 'BGH', 'federal', 1950);

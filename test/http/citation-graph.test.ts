@@ -192,8 +192,8 @@ test('depth 2: a walk cut at its row bound says so (nodes_omitted_is_floor); an 
   const copy = join(dir, 'corpus.db');
   copyFileSync(await graphCorpus(), copy);
   const db = openCorpus(copy);
-  const insert = db.prepare(`INSERT INTO citation_edges (from_decision_id, rn, reference_canonical, reference_type,
-    to_decision_id, resolution_status) VALUES (?, ?, 'BGH, VIII ZR 1/20', 'case', ?, 'resolved')`);
+  const insert = db.prepare(`INSERT INTO citation_links (from_row, rn, reference_canonical, reference_type,
+    to_row, resolution_status) VALUES ((SELECT row FROM decision_rows WHERE id = ?), ?, 'BGH, VIII ZR 1/20', 'case', (SELECT row FROM decision_rows WHERE id = ?), 'resolved')`);
   db.transaction(() => {
     for (let rn = 1_000; rn < 6_000; rn++) insert.run(GRAPH.citers[0].id, rn, GRAPH.hub.id);
   })();
@@ -214,10 +214,10 @@ test('depth 1 beyond 500 neighbours: the requested direction alone decides trunc
   const copy = join(dir, 'corpus.db');
   copyFileSync(await graphCorpus(), copy);
   const db = openCorpus(copy);
-  const decision = db.prepare(`INSERT INTO decisions (id, court, full_text, text_length, source_format, content_hash, imported_at)
-    VALUES (?, 'BGH', '', 0, 'rii-xml', ?, '2026-01-01T00:00:00Z')`);
-  const edge = db.prepare(`INSERT INTO citation_edges (from_decision_id, rn, reference_canonical, reference_type, to_decision_id,
-    resolution_status) VALUES (?, 1, ?, 'case', ?, 'resolved')`);
+  const decision = db.prepare(`INSERT INTO decisions (id, court, text_zstd, text_length, source_format, content_hash, imported_at)
+    VALUES (?, 'BGH', compress_text(''), 0, 'rii-xml', ?, '2026-01-01T00:00:00Z')`);
+  const edge = db.prepare(`INSERT INTO citation_links (from_row, rn, reference_canonical, reference_type, to_row,
+    resolution_status) VALUES ((SELECT row FROM decision_rows WHERE id = ?), 1, ?, 'case', (SELECT row FROM decision_rows WHERE id = ?), 'resolved')`);
   const cited = GRAPH.citers[59];
   db.transaction(() => {
     for (let i = 0; i < 501; i++) {

@@ -116,7 +116,7 @@ test('exact citations: a § finds exactly the decisions citing it or a subdivisi
   const whole = await decisions({ query: '§ 573 BGB' });
   assert.equal(whole.body.results.length, 9);
   // Marked where the text cites it; a decision citing it in its Normenkette alone shows its first passage.
-  const inText = (id: string) => /§§? 573(?!\d)/u.test((corpus().prepare('SELECT full_text FROM decisions WHERE id = ?').get(id) as { full_text: string }).full_text);
+  const inText = (id: string) => /§§? 573(?!\d)/u.test((corpus().prepare('SELECT decision_text(text_zstd) AS full_text FROM decisions WHERE id = ?').get(id) as { full_text: string }).full_text);
   for (const item of whole.body.results) {
     if (inText(item.id)) assert.match(item.snippet, /<mark>§ 573<\/mark>/u, item.aktenzeichen);
   }

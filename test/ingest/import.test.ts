@@ -80,7 +80,7 @@ test('a changed document is updated in place under its id; a document met again 
   writeFileSync(file, decision(1, { gruende: [{ rn: 1, text: 'Neu gefasste Erwägung.' }] }));
   const updated = await importPaths(db, [file]);
   assert.deepEqual([updated.imported, updated.updated, updated.decisions], [0, 1, 1]);
-  const row = db.prepare('SELECT id, rn_to, full_text FROM decisions').get() as { id: string; rn_to: number; full_text: string };
+  const row = db.prepare('SELECT id, rn_to, decision_text(text_zstd) AS full_text FROM decisions').get() as { id: string; rn_to: number; full_text: string };
   assert.equal(row.id, id);
   assert.equal(row.rn_to, 1);
   assert.match(row.full_text, /Neu gefasste Erwägung/u);

@@ -33,7 +33,7 @@ test('cases.jsonl: court objects, HTML with <rd> Randnummern, Markdown-like text
     { court: 'OLG Köln', aktenzeichen: '6 U 1/19', date: '2019-02-01', ecli: null, has_rn_anchors: 1, rn_to: 2, document_kind: 'Beschluss', source_format: 'oldp-json' },
     { court: 'BGH', aktenzeichen: 'VI ZR 1/20', date: '2020-05-05', ecli: 'ECLI:DE:BGH:2020:050520UVIZR1.20.0', has_rn_anchors: 1, rn_to: 4, document_kind: 'Urteil', source_format: 'oldp-json' },
   ]);
-  const bgh = db.prepare("SELECT full_text FROM decisions WHERE court = 'BGH'").get() as { full_text: string };
+  const bgh = db.prepare("SELECT decision_text(text_zstd) AS full_text FROM decisions WHERE court = 'BGH'").get() as { full_text: string };
   assert.match(bgh.full_text, /^Tenor\nDie Klage wird abgewiesen\.\n\nGründe\n1\tAbsatz 1 mit § 823 BGB und Text\./u);
   assert.doesNotMatch(bgh.full_text, /\[ref=|\[\/ref\]/u);
 });

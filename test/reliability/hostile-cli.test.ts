@@ -20,6 +20,7 @@ import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { run } from '../../src/cli/main.ts';
+import { registerTextFunctions } from '../../src/corpus/stored-text.ts';
 import { buildSmallCorpus } from '../helpers/small-corpus.ts';
 import { zip } from '../helpers/documents.ts';
 import { NASTY_STRINGS, SEED } from './helpers/nasty.ts';
@@ -205,9 +206,11 @@ test('import of hostile documents: entities stay unexpanded, nothing is read or 
   assert.ok(summary.imported >= 5, `the harmless documents were imported: ${JSON.stringify(summary)}`);
   for (const path of escapes) assert.ok(!existsSync(path), `${path} was written`);
   const db = new Database(into, { readonly: true });
+  registerTextFunctions(db);
   try {
     assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
-    const texts = db.prepare(`SELECT full_text AS text FROM decisions UNION ALL SELECT text FROM chunks
+    // Chunks are ranges of the decision's text (schema 3): the text is all there is to search.
+    const texts = db.prepare(`SELECT decision_text(text_zstd) AS text FROM decisions
       UNION ALL SELECT coalesce(text, '') || coalesce(heading, '') FROM law_units`).all() as { text: string }[];
     for (const { text } of texts) {
       assert.ok(!text.includes('lollol'), 'an entity was expanded');

@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { demoCorpus } from '../helpers/demo-corpus.ts';
 import { corpusNeedsUpgrade, upgradeCorpus } from '../../src/corpus/open.ts';
+import { registerTextFunctions } from '../../src/corpus/stored-text.ts';
 import { analyzedText } from '../../src/search/analyze.ts';
 import { runImportChild } from './helpers/run-import.ts';
 
@@ -36,9 +37,10 @@ type Prints = Map<string, string>;
 /** One fingerprint per decision over everything written with it. */
 function fingerprints(path: string): Prints {
   const db = new Database(path, { readonly: true });
+  registerTextFunctions(db);
   try {
-    const rows = db.prepare(`SELECT d.id, d.content_hash, d.full_text,
-      (SELECT group_concat(position || ':' || text, '|') FROM (SELECT position, text FROM chunks WHERE decision_id = d.id ORDER BY position)) AS chunks,
+    const rows = db.prepare(`SELECT d.id, d.content_hash, decision_text(d.text_zstd) AS full_text,
+      (SELECT group_concat(position || ':' || start_offset || '-' || end_offset, '|') FROM (SELECT * FROM chunks WHERE decision_id = d.id ORDER BY position)) AS chunks,
       (SELECT group_concat(name || start_offset || '-' || end_offset, '|') FROM (SELECT * FROM decision_sections WHERE decision_id = d.id ORDER BY position)) AS sections,
       (SELECT group_concat(norm, '|') FROM (SELECT norm FROM decision_norms WHERE decision_id = d.id ORDER BY position)) AS norms,
       (SELECT group_concat(aktenzeichen, '|') FROM decision_file_numbers WHERE decision_id = d.id) AS files

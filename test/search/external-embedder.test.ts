@@ -92,8 +92,9 @@ test('semantic search over HTTP embeds the query with the configured endpoint; t
   try {
     const db = api.services.corpus!;
     // A distinctive sentence of one decision as the query: the endpoint's vectors put that decision first.
-    const target = db.prepare(`SELECT d.id, c.text FROM decisions d JOIN chunks c ON c.decision_id = d.id
-      WHERE c.section NOT IN ('Tenor') AND length(c.text) > 300 ORDER BY d.id LIMIT 1`).get() as { id: string; text: string };
+    const target = db.prepare(`SELECT d.id, substr(decision_text(d.text_zstd), c.start_offset + 1, c.end_offset - c.start_offset) AS text
+      FROM decisions d JOIN chunks c ON c.decision_id = d.id
+      WHERE c.section NOT IN ('Tenor') AND c.end_offset - c.start_offset > 300 ORDER BY d.id, c.position LIMIT 1`).get() as { id: string; text: string };
     const query = target.text.slice(0, 300).replace(/\s+/gu, ' ');
     const before = (await endpoint.requests()).length;
     const reply = await api.call('GET', `/api/v1/decisions/search?${new URLSearchParams({ query, mode: 'semantic', bridge: 'false' })}`,
