@@ -13,7 +13,7 @@ interface Cache { version: string; answers: Map<string, object> }
 const caches = new WeakMap<Database.Database, Cache>();
 
 /** The state of the corpus as this connection reads it now: changes whenever anything commits to the file. */
-function corpusVersion(db: Database.Database): string {
+export function corpusVersion(db: Database.Database): string {
   const { version } = sql<[], { version: string }>(db,
     "SELECT (SELECT data_version FROM pragma_data_version) || ':' || total_changes() AS version").get()!;
   return version;

@@ -93,7 +93,7 @@ export const VECTOR_BASIS = 'nearest_decisions_vector_arm';
 /** The passages of vector-arm decisions on a page, which no lexical arm supplied. */
 function withPassages(db: Database.Database, qv: QueryVector | null, plan: SearchPlan) {
   return (entries: RankedDecision[], page: PageChunks) => entries.map((entry) =>
-    (entry.chunks.length > 0 ? entry : { ...entry, chunks: passagesFor(db, page.of(entry.decision_id), qv, plan.groups) }));
+    (entry.chunks.length > 0 ? entry : { ...entry, chunks: passagesFor(db, page, entry.decision_id, qv, plan.groups) }));
 }
 
 function semanticRanking(db: Database.Database, args: DecisionFilters, qv: QueryVector | null, plan: SearchPlan, filters: FilterSql, depth: number): Ranking {
