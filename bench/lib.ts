@@ -1,10 +1,13 @@
 /** Small helpers for benchmarks: timing, percentiles, printed tables. Benchmarks print; they never assert. */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { Agent, request, type Server } from 'node:http';
 import { openCorpus, upgradeCorpus } from '../src/corpus/open.ts';
 import { importPaths } from '../src/ingest/import-paths.ts';
-import { closeServices } from '../src/server.ts';
+import { closeServices, listen, openServices } from '../src/server.ts';
+import { createOrganization } from '../src/accounts/organizations.ts';
+import { createToken } from '../src/accounts/tokens.ts';
 import type { Services } from '../src/operations/operation.ts';
 
 /** Builds the demo corpus from fixtures/ at `path`, or upgrades the file already there to the current schema. */
@@ -103,4 +106,26 @@ export function tearDown(servers: Server[], services: Services, dir: string): vo
   }
   closeServices(services);
   rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * The service over `corpusPath` listening on 127.0.0.1 with a throwaway state, for search benches: an enterprise
+ * organization without limits, and `authorization()` (a fresh token every 50 calls keeps the per-token rate limit out
+ * of the measurement). `close()` ends it all.
+ */
+export async function searchService(corpusPath: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'juralite-bench-'));
+  const services = openServices({ corpusPath, statePath: join(dir, 'state.db') });
+  services.config.plans.enterprise.dailyRows = Number.MAX_SAFE_INTEGER;
+  services.config.plans.enterprise.monthlyCredits = Number.MAX_SAFE_INTEGER;
+  const { organization } = createOrganization(services.state, { name: 'bench', plan: 'enterprise' }, new Date());
+  let calls = 0;
+  let token = '';
+  const authorization = () => {
+    if (calls++ % 50 === 0) token = createToken(services.state, { organizationId: organization.id, abilities: ['search'] }, new Date()).token;
+    return `Bearer ${token}`;
+  };
+  const { server, url } = await listen(services, '127.0.0.1', 0);
+  server.keepAliveTimeout = 600_000;
+  return { services, corpus: services.corpus!, url, server, authorization, close: (others: Server[] = []) => tearDown([server, ...others], services, dir) };
 }

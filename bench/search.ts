@@ -1,6 +1,6 @@
 /**
  * Search speed through HTTP (issue [search]): keyword, hybrid and semantic GET /decisions/search against the raw
- * FTS5 query, in one run:
+ * FTS5 query, in one run (bench/peers/speed.ts puts keyword and hybrid beside Xapian):
  *
  *   node bench/generate.ts --count 100000 --out .tmp/gen-100k
  *   node bin/juralite import --db .tmp/search-100k.db .tmp/gen-100k     (or: cp a corpus, then upgrade it below)
@@ -13,26 +13,23 @@
  * keyword mode's own expression (alone and with its count of matches), in-process, and served by a bare node:http
  * server (the floor of any HTTP answer). Queries: one or two words of one
  * topic of the generator (legal register) and lay phrasings of the same matters, drawn with a fixed seed; the same
- * list in every row of a kind. On the generated corpus every topic word occurs in 35,000 to 90,000 passages.
+ * list in every row of a kind (bench/search-queries.ts). The answer cache is emptied before every call: these rows
+ * time the search itself (bench/peers/speed.ts times a repeated query too).
  */
 import { createServer } from 'node:http';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { AddressInfo } from 'node:net';
-import { openServices, listen } from '../src/server.ts';
 import { upgradeCorpus } from '../src/corpus/open.ts';
 import { rankHelperServed, withoutRankHelper } from '../src/search/rank-helper.ts';
-import { createOrganization } from '../src/accounts/organizations.ts';
-import { createToken } from '../src/accounts/tokens.ts';
 import { searchDecisions, type SearchMode } from '../src/search/decision-search.ts';
 import { tokenize } from '../src/search/analyze.ts';
 import { CHUNK_WEIGHTS, COUNT_CAP } from '../src/search/rank-range.ts';
 import { planQuery } from '../src/search/plan.ts';
 import { matchExpression } from '../src/search/query.ts';
 import { recordedEmbedder } from '../src/search/embedder.ts';
-import { httpGet, printTable, stats, tearDown, timeEach, timeInterleaved } from './lib.ts';
+import { clearAnswers } from '../src/search/answer-cache.ts';
+import { benchQueries } from './search-queries.ts';
+import { httpGet, printTable, searchService, stats, timeEach, timeInterleaved } from './lib.ts';
 
 const { values } = parseArgs({ options: {
   db: { type: 'string' }, requests: { type: 'string', default: '300' }, upgrade: { type: 'boolean', default: false },
@@ -48,52 +45,9 @@ if (values.upgrade) {
   console.log(`upgrade (search index and vectors, where older): ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 const requests = Number(values.requests);
-const dir = mkdtempSync(join(tmpdir(), 'juralite-bench-'));
-const services = openServices({ corpusPath: values.db, statePath: join(dir, 'state.db') });
-const corpus = services.corpus!;
-services.config.plans.enterprise.dailyRows = Number.MAX_SAFE_INTEGER;
-services.config.plans.enterprise.monthlyCredits = Number.MAX_SAFE_INTEGER;
-const { organization } = createOrganization(services.state, { name: 'bench', plan: 'enterprise' }, new Date());
-let calls = 0;
-let token = '';
-/** A fresh token every 50 calls keeps the per-token rate limit out of the measurement. */
-const nextToken = () => {
-  if (calls++ % 50 === 0) token = createToken(services.state, { organizationId: organization.id, abilities: ['search'] }, new Date()).token;
-  return token;
-};
+const { services, corpus, url, authorization, close } = await searchService(values.db);
 
-// Topic words of bench/generate.ts (legal register, a query stays within one topic as a lawyer's would) and lay
-// phrasings of the same matters.
-const TOPICS = [
-  ['Eigenbedarfskündigung', 'Mietverhältnis', 'Härtegründe', 'Wohnraum'], ['Verkehrssicherungspflicht', 'Glätte', 'Streupflicht', 'Sturz'],
-  ['Sachmangel', 'Nacherfüllung', 'Gebrauchtwagen', 'Rücktritt'], ['Pflichtverletzung', 'Fristsetzung', 'Werkvertrag', 'Abnahme'],
-  ['Betrug', 'Vermögensschaden', 'Täuschung', 'Strafzumessung'], ['Baugenehmigung', 'Innenbereich', 'Rücksichtnahme', 'Bebauung'],
-  ['Versammlungsfreiheit', 'Gefahrenprognose', 'Auflage'], ['Flüchtlingseigenschaft', 'Verfolgung', 'Herkunftsland', 'Abschiebung'],
-  ['Bürgergeld', 'Bedarfsgemeinschaft', 'Jobcenter'], ['Kostenerstattung', 'Genehmigungsfiktion', 'Krankenkasse'],
-  ['Erwerbsminderungsrente', 'Leistungsvermögen', 'Gutachten'], ['Kündigungsschutz', 'Sozialauswahl', 'betriebsbedingt'],
-  ['Abmahnung', 'Interessenabwägung', 'fristlose Kündigung'], ['Urlaubsabgeltung', 'Urlaubsanspruch', 'Verfall'],
-  ['Werbungskosten', 'Arbeitszimmer', 'Veranlagung'], ['Geschäftsführer', 'Steuerschulden', 'Haftung'],
-  ['Meinungsfreiheit', 'Persönlichkeitsrecht', 'Verfassungsbeschwerde'], ['Berufsfreiheit', 'Verhältnismäßigkeit', 'Eingriff'],
-  ['Patentfähigkeit', 'erfinderische Tätigkeit', 'Stand der Technik'],
-];
-const LAY = ['Vermieter will mich rauswerfen, weil sein Sohn einziehen soll', 'auf dem vereisten Gehweg ausgerutscht',
-  'gebrauchtes Auto gekauft und es ist kaputt', 'Handwerker hat schlecht gearbeitet und will trotzdem Geld',
-  'der Chef hat mich rausgeschmissen', 'Jobcenter zahlt die Miete nicht', 'Krankenkasse hat auf meinen Antrag nicht geantwortet',
-  'kann nicht mehr arbeiten und will Rente', 'Urlaub verfallen nach der Kündigung', 'Finanzamt erkennt mein Arbeitszimmer nicht an',
-  'Nachbar baut zu nah an mein Haus', 'Demo wurde verboten', 'abgeschoben ins Herkunftsland', 'Geschäftsführer soll für Steuern haften'];
-let seed = 7;
-const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
-const pick = <T>(items: T[]) => items[Math.floor(random() * items.length)];
-const legalQueries = Array.from({ length: requests }, () => {
-  const topic = pick(TOPICS);
-  const first = pick(topic);
-  const second = pick(topic.filter((word) => word !== first));
-  return random() < 0.3 ? first : `${first} ${second}`;
-});
-const layQueries = Array.from({ length: requests }, () => pick(LAY));
-// Hybrid and semantic get both kinds of query, alternating; keyword and the raw query get the legal ones (a lay query
-// finds nothing when every word is required).
-const mixedQueries = legalQueries.map((query, i) => (i % 2 === 0 ? query : layQueries[i]));
+const { legal: legalQueries, mixed: mixedQueries } = benchQueries(requests);
 
 // The raw FTS5 queries: BM25 with the same column weights over decisions_fts (what keyword mode ranks), the best 20
 // decisions with their rows; once with the query's stems alone (all required), once with the expression keyword mode
@@ -117,17 +71,20 @@ const bare = createServer((req, res) => {
 });
 await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
 const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
-const { server, url } = await listen(services, '127.0.0.1', 0);
-server.keepAliveTimeout = bare.keepAliveTimeout = 600_000;
+bare.keepAliveTimeout = 600_000;
 const ok = (response: { status: number; body: string }) => {
   if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${response.body.slice(0, 300)}`);
 };
-const inProcess = (mode: SearchMode) => async (query: string) =>
-  JSON.stringify(await searchDecisions(corpus, { query, mode, limit: 20, page: 1, bridge: true }, services.config.embeddings));
+const inProcess = (mode: SearchMode) => async (query: string) => {
+  clearAnswers(corpus);
+  return JSON.stringify(await searchDecisions(corpus, { query, mode, limit: 20, page: 1, bridge: true }, services.config.embeddings));
+};
 // Keyword mode ranking in one thread: the same connection (and page cache) with its rank helper set aside.
 const oneThread = (query: string) => withoutRankHelper(corpus, () => inProcess('keyword')(query));
-const overHttp = (mode: SearchMode, filters: Record<string, string> = {}) => async (query: string) =>
-  ok(await httpGet(`${url}/api/v1/decisions/search?${new URLSearchParams({ query, mode, ...filters })}`, { authorization: `Bearer ${nextToken()}` }));
+const overHttp = (mode: SearchMode, filters: Record<string, string> = {}) => async (query: string) => {
+  clearAnswers(corpus);
+  ok(await httpGet(`${url}/api/v1/decisions/search?${new URLSearchParams({ query, mode, ...filters })}`, { authorization: authorization() }));
+};
 
 // The raw queries and keyword mode run interleaved, query by query: their ratios are the figures that matter, and this
 // machine's speed drifts by a third within minutes.
@@ -173,4 +130,4 @@ for (const [name, samples] of measures) {
 printTable(table);
 const helped = rankHelperServed(corpus);
 console.log(helped ? `rank helper: ${helped.ranked} upper halves ranked by the helper, ${helped.refused} refused` : 'rank helper: none (one core, or the executable)');
-tearDown([server, bare], services, dir);
+close([bare]);

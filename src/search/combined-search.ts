@@ -10,6 +10,7 @@ import { planQuery } from './plan.ts';
 import { matchExpression } from './query.ts';
 import { topConfidence } from './results.ts';
 import { frequentlyCitedByResults, normsCitedByResults } from './cited-by-results.ts';
+import { answerKey, cachedAnswer, keepAnswer } from './answer-cache.ts';
 
 export interface CombinedSearchArgs extends DecisionFilters {
   query: string;
@@ -35,8 +36,12 @@ function filtersAppliedSections(args: CombinedSearchArgs): Record<string, string
  * @example (await searchCombined(db, { query: 'Eigenbedarf', limit: 5, bridge: true })).sections.laws
  */
 export async function searchCombined(db: Database.Database, args: CombinedSearchArgs, embeddings: EmbeddingsConfig | null = null) {
+  const key = answerKey('combined', args);
+  const cached = cachedAnswer<ReturnType<typeof answerCombined>>(db, key);
+  if (cached) return cached;
   const qv = await queryVectorFor(db, args, false, embeddings);
-  return db.transaction(() => answerCombined(db, args, qv))();
+  // Kept for the state of the corpus it was read from (a failed embedder throws: nothing is kept).
+  return db.transaction(() => keepAnswer(db, key, answerCombined(db, args, qv)))();
 }
 
 function answerCombined(db: Database.Database, args: CombinedSearchArgs, qv: QueryVector | null) {

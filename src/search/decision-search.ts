@@ -19,6 +19,7 @@ import { PageChunks } from './page-chunks.ts';
 import { decisionItems, topConfidence, type DecisionItem, type RankedDecision } from './results.ts';
 import { passagesFor, requireVectors, semanticArm } from './semantic.ts';
 import { frequentlyCitedByResults, type CitedDecision } from './cited-by-results.ts';
+import { answerKey, cachedAnswer, keepAnswer } from './answer-cache.ts';
 
 export type SearchMode = 'keyword' | 'semantic' | 'hybrid';
 
@@ -92,7 +93,7 @@ export const VECTOR_BASIS = 'nearest_decisions_vector_arm';
 /** The passages of vector-arm decisions on a page, which no lexical arm supplied. */
 function withPassages(db: Database.Database, qv: QueryVector | null, plan: SearchPlan) {
   return (entries: RankedDecision[], page: PageChunks) => entries.map((entry) =>
-    (entry.chunks.length > 0 ? entry : { ...entry, chunks: passagesFor(db, page.of(entry.decision_id), qv, plan.groups) }));
+    (entry.chunks.length > 0 ? entry : { ...entry, chunks: passagesFor(db, page, entry.decision_id, qv, plan.groups) }));
 }
 
 function semanticRanking(db: Database.Database, args: DecisionFilters, qv: QueryVector | null, plan: SearchPlan, filters: FilterSql, depth: number): Ranking {
@@ -270,9 +271,13 @@ function calibrated(items: DecisionItem[], from: number): DecisionItem[] {
  * @example (await searchDecisions(db, { query: 'Eigenbedarf', limit: 20, page: 1, bridge: true })).results[0].snippet
  */
 export async function searchDecisions(db: Database.Database, args: DecisionSearchArgs, embeddings: EmbeddingsConfig | null = null): Promise<DecisionSearchAnswer> {
+  const key = answerKey('decisions', args);
+  const cached = cachedAnswer<DecisionSearchAnswer>(db, key);
+  if (cached) return cached;
   const qv = await queryVectorFor(db, args, true, embeddings);
   // One read transaction: the vectors, the model and the rows all come from the same state of the corpus file.
-  return db.transaction(() => answerDecisions(db, args, qv))();
+  // Kept for the state of the corpus it was read from (a failed embedder throws: nothing is kept).
+  return db.transaction(() => keepAnswer(db, key, answerDecisions(db, args, qv)))();
 }
 
 function answerDecisions(db: Database.Database, args: DecisionSearchArgs, qv: QueryVector | null): DecisionSearchAnswer {

@@ -7,10 +7,12 @@ import { sql } from '../db/statements.ts';
 import { tokenize } from './analyze.ts';
 import { Bag, MIN_TRAIN_TOKENS } from './corpus-model.ts';
 import { trainedModelOf, type QueryVector } from './embedder.ts';
+import type { TrainedModel } from './corpus-model.ts';
+import { corpusVersion } from './answer-cache.ts';
 import type { DecisionFilters, FilterSql } from './filters.ts';
 import { entriesOf, type ArmEntry } from './fusion.ts';
-import { termMatcher, type TermGroup } from './query.ts';
-import type { Passage } from './page-chunks.ts';
+import type { TermGroup } from './query.ts';
+import type { PageChunks, Passage } from './page-chunks.ts';
 import { dot } from './vector-math.ts';
 import { nearestDecisions } from './vector-store.ts';
 
@@ -55,24 +57,53 @@ export function requireVectors(arm: VectorArm): VectorArm {
   return arm;
 }
 
+/** What a chunk gives the passage choice whatever the query: its number of words and its pooled vector. */
+interface ChunkShape { words: number; vector: Float32Array | null }
+
+/** Chunk shapes kept per trained model (1 KB each at 256 dimensions: 16 MB at most). */
+const SHAPES_KEPT = 16_384;
+const shapes = new WeakMap<TrainedModel, { version: string; byChunk: Map<number, ChunkShape> }>();
+
 /**
- * The passages that represent a decision the vector arm found (best first), chosen among its `chunks` (PageChunks):
- * with the trained model, the chunks whose own pooled vectors are nearest to the query; otherwise the chunks holding
- * most query words; in order of position where nothing tells them apart (Leitsatz and Tenor come first).
+ * A chunk's shape, kept for the next page that shows its decision: pooling a chunk's words is most of a hybrid
+ * page's work (a result's passages are read from all its chunks). Kept per model and state of the corpus file (an
+ * import may give chunk ids to new texts); the oldest go first.
  */
-export function passagesFor(db: Database.Database, chunks: Passage[], qv: QueryVector | null, groups: TermGroup[]): number[] {
-  if (chunks.length <= 1) return chunks.map((chunk) => chunk.id);
-  const isMatch = termMatcher(groups);
-  const model = qv?.status === 'ready' && qv.vector && qv.record.kind === 'trained' ? trainedModelOf(db, qv.record) : null;
-  const scored = chunks.map((chunk, position) => {
+function chunkShape(db: Database.Database, model: TrainedModel | null, chunk: Passage): ChunkShape {
+  const compute = (): ChunkShape => {
     const tokens = tokenize(chunk.text);
-    let score = groups.length > 0 ? tokens.filter((token) => isMatch(token.stem)).length / (tokens.length + 10) : 0;
-    if (model && qv?.status === 'ready' && qv.vector) {
-      const bag = new Bag(model);
-      bag.addTokens(tokens, 1);
-      const vector = bag.vector();
-      if (vector) score += dot(qv.vector, vector);
-    }
+    if (!model) return { words: tokens.length, vector: null };
+    const bag = new Bag(model);
+    bag.addTokens(tokens, 1);
+    return { words: tokens.length, vector: bag.vector() };
+  };
+  if (!model) return compute();
+  const version = corpusVersion(db);
+  let held = shapes.get(model);
+  if (held?.version !== version) shapes.set(model, held = { version, byChunk: new Map() });
+  let shape = held.byChunk.get(chunk.id);
+  if (!shape) {
+    held.byChunk.set(chunk.id, shape = compute());
+    if (held.byChunk.size > SHAPES_KEPT) held.byChunk.delete(held.byChunk.keys().next().value!);
+  }
+  return shape;
+}
+
+/**
+ * The passages that represent a decision the vector arm found (best first), chosen among its chunks on `page`: with
+ * the trained model, the chunks whose own pooled vectors are nearest to the query; otherwise the chunks holding most
+ * query words; in order of position where nothing tells them apart (Leitsatz and Tenor come first). The query's
+ * words in a chunk are those the page found for its snippets.
+ */
+export function passagesFor(db: Database.Database, page: PageChunks, decisionId: string, qv: QueryVector | null, groups: TermGroup[]): number[] {
+  const chunks = page.of(decisionId);
+  if (chunks.length <= 1) return chunks.map((chunk) => chunk.id);
+  const model = qv?.status === 'ready' && qv.vector && qv.record.kind === 'trained' ? trainedModelOf(db, qv.record) : null;
+  const query = qv?.status === 'ready' ? qv.vector : null;
+  const scored = chunks.map((chunk, position) => {
+    const shape = chunkShape(db, model, chunk);
+    let score = groups.length > 0 ? page.matches(chunk).length / (shape.words + 10) : 0;
+    if (query && shape.vector) score += dot(query, shape.vector);
     return { id: chunk.id, score, position };
   });
   return scored.sort((a, b) => b.score - a.score || a.position - b.position).slice(0, PASSAGES).map((chunk) => chunk.id);
