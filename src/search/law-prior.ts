@@ -1,0 +1,71 @@
+// How much a law weighs in the laws section before any query word: with all 6,877 federal laws held, a common word
+// matches hundreds of ordinances nobody looks for ('Eigenbedarf' in the Pflanzenschutzmittelverordnung) beside the
+// code that governs the question. A law counts more when the law-name registry knows it (the laws lawyers cite by
+// abbreviation: BGB, StGB, ZPO, KSchG, ...), when the corpus's decisions cite it often, and when it is a statute;
+// an amending law ('Zweites Gesetz zur Änderung ...', its articles only amending instructions) counts least.
+import type Database from 'better-sqlite3';
+import { sql } from '../db/statements.ts';
+
+interface Priors { version: string; byLaw: Map<string, number>; maxUnitCites: number }
+const cache = new WeakMap<Database.Database, Priors>();
+
+const AMENDING = /^(?:\p{L}+\s+)?(?:Gesetz|Verordnung)\s+zur\s+(?:Änderung|Neuregelung|Anpassung)\b/u;
+
+/**
+ * The priors of every law `db` holds, from 0 (an amending law) to 1 (a registry law its decisions cite most);
+ * built once per connection and again when the database changed (an import: SQLite's data_version, or a write on it).
+ */
+function priors(db: Database.Database): Priors {
+  const { data_version: other } = sql<[], { data_version: number }>(db, 'PRAGMA data_version').get()!;
+  const { own } = sql<[], { own: number }>(db, 'SELECT total_changes() AS own').get()!;
+  const version = `${other}:${own}`;
+  const held = cache.get(db);
+  if (held && held.version === version) return held;
+  const cites = new Map(sql<[], { law: string; n: number }>(db, `SELECT target_law AS law, count(*) AS n FROM citation_edges
+    WHERE reference_type = 'statute' AND target_law IS NOT NULL GROUP BY target_law`).all().map((r) => [r.law, r.n]));
+  const maxCites = Math.max(1, ...cites.values());
+  const { maxUnit } = sql<[], { maxUnit: number | null }>(db, `SELECT max(n) AS maxUnit FROM (SELECT count(*) AS n
+    FROM citation_edges WHERE reference_type = 'statute' AND target_law IS NOT NULL GROUP BY target_law, target_unit)`).get()!;
+  const byLaw = new Map<string, number>();
+  for (const law of sql<[], { id: string; abbreviation: string; title: string | null; law_type: string | null; core: number }>(db, `
+    SELECT l.id, l.abbreviation, l.title, l.law_type,
+      EXISTS (SELECT 1 FROM law_aliases a WHERE a.law_id = l.id AND a.kind = 'registry') AS core FROM laws l`).all()) {
+    if (AMENDING.test(law.title ?? '')) {
+      byLaw.set(law.id, 0);
+      continue;
+    }
+    const cited = Math.log1p(cites.get(law.abbreviation) ?? 0) / Math.log1p(maxCites);
+    byLaw.set(law.id, 0.5 * law.core + 0.3 * cited + (law.law_type === 'Gesetz' ? 0.2 : 0.1));
+  }
+  const priorsNow = { version, byLaw, maxUnitCites: maxUnit ?? 0 };
+  cache.set(db, priorsNow);
+  return priorsNow;
+}
+
+/**
+ * A law's prior (0..1; a law the corpus does not hold: 0.1).
+ *
+ * @example lawPrior(db, bgbId) // 1 where the decisions cite the BGB most
+ */
+export function lawPrior(db: Database.Database, lawId: string): number {
+  return priors(db).byLaw.get(lawId) ?? 0.1;
+}
+
+/** The laws whose prior is at least `floor` (0.6: the registry's laws, the core a lawyer cites by abbreviation). */
+export function lawsAbove(db: Database.Database, floor: number): string[] {
+  return [...priors(db).byLaw].filter(([, prior]) => prior >= floor).map(([id]) => id);
+}
+
+/**
+ * How often the corpus's decisions cite each of `units` ('§ 573' of 'BGB'), as a share of the most cited unit's
+ * citations on a log scale (0..1), keyed 'BGB|§ 573'.
+ */
+export function unitCitationShares(db: Database.Database, units: { law: string; unit: string }[]): Map<string, number> {
+  const max = priors(db).maxUnitCites;
+  if (units.length === 0 || max === 0) return new Map();
+  const rows = sql<[string], { law: string; unit: string; n: number }>(db, `SELECT target_law AS law, target_unit AS unit,
+    count(*) AS n FROM citation_edges WHERE reference_type = 'statute'
+      AND (target_law, target_unit) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?)) GROUP BY target_law, target_unit`)
+    .all(JSON.stringify(units.map((u) => [u.law, u.unit])));
+  return new Map(rows.map((r) => [`${r.law}|${r.unit}`, Math.log1p(r.n) / Math.log1p(max)]));
+}
