@@ -45,7 +45,7 @@ function answerCombined(db: Database.Database, args: CombinedSearchArgs, qv: Que
   const plan = ranking.plan ?? planQuery(db, args.query, args.bridge);
   const laws = searchLaws(db, {
     // Keyword requires every query group, so the bridge widens the groups there but its norms lead only otherwise.
-    groups: plan.groups, all: mode === 'keyword', norms: mode === 'keyword' ? [] : plan.norms,
+    query: args.query, groups: plan.groups, all: mode === 'keyword', norms: mode === 'keyword' ? [] : plan.norms,
     limit: args.limit, jurisdiction: args.jurisdiction,
     // The units the ranked decisions cite rank higher, and join the section unless every group is required.
     decisions: ranking.decisions.map((decision) => decision.decision_id), joinCited: mode !== 'keyword',

@@ -18,10 +18,14 @@ function matches(db: Database.Database, table: string, stem: string, cap: number
     .get(`"${stem.replace(/"/gu, '""')}"`, cap)!.n;
 }
 
-/** The stems of a word's two parts as the index holds them, or null where it is no rare compound of held words. */
-export function compoundParts(db: Database.Database, table: string, stem: string): [string, string] | null {
-  if ([...stem].length < SPLIT_MIN || /\d/u.test(stem) || matches(db, table, stem, RARE_BELOW) >= RARE_BELOW) return null;
-  const letters = [...stem];
+/**
+ * The stems of a word's two parts as the index holds them, or null where it is no rare compound of held words. The
+ * word is split, not its stem: the stem of 'Vermieterkündigung' is 'vermieterkund', of 'Kündigung' 'kundig'.
+ */
+export function compoundParts(db: Database.Database, table: string, word: string): [string, string] | null {
+  const token = tokenize(word)[0];
+  if (!token || [...token.word].length < SPLIT_MIN || /\d/u.test(token.word) || matches(db, table, token.stem, RARE_BELOW) >= RARE_BELOW) return null;
+  const letters = [...token.word];
   for (let at = PART_MIN; at <= letters.length - PART_MIN; at++) {
     const back = tokenize(letters.slice(at).join(''))[0]?.stem;
     if (!back || back.length < PART_MIN) continue;
@@ -37,13 +41,15 @@ export function compoundParts(db: Database.Database, table: string, stem: string
 /**
  * The groups with each rare compound word also matched by its parts together (an alternative of its group).
  *
- * @example splitCompounds(db, 'law_units_fts', wordGroups(db, 'Pflichtteilsanspruch'))
+ * @example splitCompounds(db, 'law_units_fts', wordGroups(db, 'Pflichtteilsanspruch'), 'Pflichtteilsanspruch')
  */
-export function splitCompounds(db: Database.Database, table: string, groups: TermGroup[]): TermGroup[] {
+export function splitCompounds(db: Database.Database, table: string, groups: TermGroup[], query: string): TermGroup[] {
+  const words = new Map(tokenize(query).map((token) => [token.stem, token.word]));
   return groups.map((group) => {
     const single = group.alternatives.length === 1 && group.alternatives[0]!.kind === 'words' && group.alternatives[0]!.terms.length === 1
       ? group.alternatives[0]!.terms[0]! : null;
-    const parts = single ? compoundParts(db, table, single.stem) : null;
+    const word = single ? words.get(single.stem) : undefined;
+    const parts = word ? compoundParts(db, table, word) : null;
     if (!parts) return group;
     const terms: QueryTerm[] = parts.map((stem) => ({ stem, prefix: false, compounds: [] }));
     return { alternatives: [...group.alternatives, { kind: 'words', terms }] };

@@ -130,10 +130,11 @@ interface Candidate { row: UnitRow; lexical: number; cited: number; bridged: boo
  * text) and, outside keyword mode, the units the bridge names and those the ranked decisions cite, ranked by their
  * BM25 share of the best match, the law's prior (law-prior.ts) and the citations by the ranked decisions.
  *
- * @example searchLaws(db, { groups: wordGroups(db, 'Kündigung'), all: false, norms: [], limit: 5 }).items[0].abbreviation
+ * @example searchLaws(db, { query: 'Kündigung', groups: wordGroups(db, 'Kündigung'), all: false, norms: [], limit: 5 }).items[0].abbreviation
  */
 export function searchLaws(db: Database.Database, options: {
-  groups: TermGroup[]; norms: { law: string; unit: string }[]; limit: number; jurisdiction?: string;
+  /** The query as typed (its compound words are split, not their stems) and its groups. */
+  query: string; groups: TermGroup[]; norms: { law: string; unit: string }[]; limit: number; jurisdiction?: string;
   /** Every group required (keyword mode), else any (BM25 ranks fuller matches first). */
   all: boolean;
   /** Decision ids as the decision section ranked them: the units they cite rank higher. */
@@ -142,7 +143,7 @@ export function searchLaws(db: Database.Database, options: {
   joinCited?: boolean;
 }): LawSection {
   // Outside keyword mode a rare compound also matches by its parts ('Pflichtteilsanspruch': Pflichtteil, Anspruch).
-  const groups = options.all ? options.groups : splitCompounds(db, 'law_units_fts', options.groups);
+  const groups = options.all ? options.groups : splitCompounds(db, 'law_units_fts', options.groups, options.query);
   const expression = matchExpression(groups, options.all);
   const jurisdiction = options.jurisdiction ? ' AND l.jurisdiction = ?' : '';
   const params = options.jurisdiction ? [options.jurisdiction] : [];
