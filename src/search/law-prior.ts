@@ -6,7 +6,13 @@
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 
-interface Priors { version: string; byLaw: Map<string, number>; maxUnitCites: number }
+interface Priors {
+  version: string; byLaw: Map<string, number>;
+  /** Law-unit rows of the core laws (prior at least CORE_PRIOR). */
+  coreUnits: Set<number>;
+  /** Decisions citing each unit, keyed 'BGB|§ 573'. */
+  citingDecisions: Map<string, number>;
+}
 const cache = new WeakMap<Database.Database, Priors>();
 
 const AMENDING = /^(?:\p{L}+\s+)?(?:Gesetz|Verordnung)\s+zur\s+(?:Änderung|Neuregelung|Anpassung)\b/u;
@@ -24,8 +30,6 @@ function priors(db: Database.Database): Priors {
   const cites = new Map(sql<[], { law: string; n: number }>(db, `SELECT target_law AS law, count(*) AS n FROM citation_edges
     WHERE reference_type = 'statute' AND target_law IS NOT NULL GROUP BY target_law`).all().map((r) => [r.law, r.n]));
   const maxCites = Math.max(1, ...cites.values());
-  const { maxUnit } = sql<[], { maxUnit: number | null }>(db, `SELECT max(n) AS maxUnit FROM (SELECT count(*) AS n
-    FROM citation_edges WHERE reference_type = 'statute' AND target_law IS NOT NULL GROUP BY target_law, target_unit)`).get()!;
   const byLaw = new Map<string, number>();
   for (const law of sql<[], { id: string; abbreviation: string; title: string | null; law_type: string | null; core: number }>(db, `
     SELECT l.id, l.abbreviation, l.title, l.law_type,
@@ -37,7 +41,13 @@ function priors(db: Database.Database): Priors {
     const cited = Math.log1p(cites.get(law.abbreviation) ?? 0) / Math.log1p(maxCites);
     byLaw.set(law.id, 0.5 * law.core + 0.3 * cited + (law.law_type === 'Gesetz' ? 0.2 : 0.1));
   }
-  const priorsNow = { version, byLaw, maxUnitCites: maxUnit ?? 0 };
+  const core = JSON.stringify([...byLaw].filter(([, prior]) => prior >= CORE_PRIOR).map(([id]) => id));
+  const coreUnits = new Set(sql<[string], { rowid: number }>(db, 'SELECT rowid FROM law_units WHERE law_id IN (SELECT value FROM json_each(?))')
+    .all(core).map((row) => row.rowid));
+  const citingDecisions = new Map(sql<[], { key: string; n: number }>(db, `SELECT target_law || '|' || target_unit AS key,
+    count(DISTINCT from_decision_id) AS n FROM citation_edges WHERE reference_type = 'statute' AND target_law IS NOT NULL
+      AND target_unit IS NOT NULL GROUP BY target_law, target_unit`).all().map((row) => [row.key, row.n]));
+  const priorsNow = { version, byLaw, coreUnits, citingDecisions };
   cache.set(db, priorsNow);
   return priorsNow;
 }
@@ -51,21 +61,15 @@ export function lawPrior(db: Database.Database, lawId: string): number {
   return priors(db).byLaw.get(lawId) ?? 0.1;
 }
 
-/** The laws whose prior is at least `floor` (0.6: the registry's laws, the core a lawyer cites by abbreviation). */
-export function lawsAbove(db: Database.Database, floor: number): string[] {
-  return [...priors(db).byLaw].filter(([, prior]) => prior >= floor).map(([id]) => id);
+/** A law with a prior of 0.6 or more is a core law: the registry's laws, the ones a lawyer cites by abbreviation. */
+const CORE_PRIOR = 0.6;
+
+/** Whether a law-unit row belongs to a core law. */
+export function isCoreUnit(db: Database.Database, rowid: number): boolean {
+  return priors(db).coreUnits.has(rowid);
 }
 
-/**
- * How often the corpus's decisions cite each of `units` ('§ 573' of 'BGB'), as a share of the most cited unit's
- * citations on a log scale (0..1), keyed 'BGB|§ 573'.
- */
-export function unitCitationShares(db: Database.Database, units: { law: string; unit: string }[]): Map<string, number> {
-  const max = priors(db).maxUnitCites;
-  if (units.length === 0 || max === 0) return new Map();
-  const rows = sql<[string], { law: string; unit: string; n: number }>(db, `SELECT target_law AS law, target_unit AS unit,
-    count(*) AS n FROM citation_edges WHERE reference_type = 'statute'
-      AND (target_law, target_unit) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?)) GROUP BY target_law, target_unit`)
-    .all(JSON.stringify(units.map((u) => [u.law, u.unit])));
-  return new Map(rows.map((r) => [`${r.law}|${r.unit}`, Math.log1p(r.n) / Math.log1p(max)]));
+/** How many of the corpus's decisions cite a unit ('BGB', '§ 573'). */
+export function decisionsCiting(db: Database.Database, law: string, unit: string): number {
+  return priors(db).citingDecisions.get(`${law}|${unit}`) ?? 0;
 }

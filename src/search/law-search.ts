@@ -13,13 +13,12 @@ import { snippetOf } from './snippets.ts';
 import { confidenceOf, type Confidence } from './results.ts';
 import { unitLabel } from './index-sync.ts';
 import { COUNT_CAP } from './rank-range.ts';
-import { lawPrior, lawsAbove } from './law-prior.ts';
+import { decisionsCiting, isCoreUnit, lawPrior } from './law-prior.ts';
 
 export const UNIT_WEIGHTS = [5, 4, 1] as const;
 const UNIT_POOL = 200;
-/** The best matches of the core laws (prior 0.6 and more: the registry's laws) join a full pool. */
+/** The best matches of the core laws (law-prior.ts) join a full pool. */
 const CORE_POOL = 100;
-const CORE_PRIOR = 0.6;
 /** The ranked decisions whose citations count, and the weight a cited unit needs to join without matching. */
 const CITING_DECISIONS = 10;
 const CITED_JOIN = 0.1;
@@ -71,12 +70,42 @@ export interface LawSection {
   exhaustive: boolean;
 }
 
+/**
+ * The best matches of an FTS5 expression (UNIT_POOL of them, and the CORE_POOL best of the core laws however many
+ * ordinances match better), each with its BM25 share of the best match, and the number of matches. One pass over the
+ * matches: ranking, count and the core laws' best come from the same rows (three FTS5 queries cost three passes).
+ */
+function lexicalPool(db: Database.Database, expression: string, jurisdiction?: string): { rows: (UnitRow & { share: number })[]; matches: number } {
+  if (expression === '') return { rows: [], matches: 0 };
+  const scored = jurisdiction
+    ? sql<[string, string], { rowid: number; bm25: number }>(db, `SELECT f.rowid, bm25(law_units_fts, ${UNIT_WEIGHTS.join(', ')}) AS bm25
+      FROM law_units_fts f JOIN law_units u ON u.rowid = f.rowid JOIN laws l ON l.id = u.law_id
+      WHERE law_units_fts MATCH ? AND l.jurisdiction = ?`).all(expression, jurisdiction)
+    : sql<[string], { rowid: number; bm25: number }>(db, `SELECT rowid, bm25(law_units_fts, ${UNIT_WEIGHTS.join(', ')}) AS bm25
+      FROM law_units_fts WHERE law_units_fts MATCH ?`).all(expression);
+  scored.sort((a, b) => a.bm25 - b.bm25 || a.rowid - b.rowid);
+  const picked = scored.slice(0, UNIT_POOL);
+  if (scored.length > UNIT_POOL) picked.push(...scored.slice(UNIT_POOL).filter((row) => isCoreUnit(db, row.rowid)).slice(0, CORE_POOL));
+  const best = Math.min(-1e-9, picked[0]?.bm25 ?? 0);
+  const share = new Map(picked.map((row) => [row.rowid, row.bm25 / best]));
+  const rows = sql<[string], UnitRow>(db, `SELECT ${UNIT_COLUMNS} FROM law_units u JOIN laws l ON l.id = u.law_id
+    WHERE u.rowid IN (SELECT value FROM json_each(?))`).all(JSON.stringify(picked.map((row) => row.rowid)));
+  return { rows: rows.map((row) => ({ ...row, share: share.get(row.rowid)! })), matches: scored.length };
+}
+
+/** '§ 573' as kind and number ('Art. 229 § 27': 'Art.', '229 § 27'). */
+const splitUnit = (unit: string): [string, string] => {
+  const at = unit.indexOf(' ');
+  return at < 0 ? [unit, ''] : [unit.slice(0, at), unit.slice(at + 1)];
+};
+
 /** The law units named by `norms` (law abbreviation and '§ 573'), in their order. */
 function unitsNamed(db: Database.Database, norms: { law: string; unit: string }[], jurisdiction?: string): UnitRow[] {
   if (norms.length === 0) return [];
   const rows = sql<[string], UnitRow & { law_unit: string }>(db, `SELECT ${UNIT_COLUMNS}, l.abbreviation || '|' || u.kind || ' ' || u.number AS law_unit
     FROM json_each(?) n JOIN laws l ON l.abbreviation = n.value ->> 0 JOIN law_units u ON u.law_id = l.id
-      AND (u.kind || ' ' || u.number) = n.value ->> 1`).all(JSON.stringify(norms.map((norm) => [norm.law, norm.unit])));
+      AND u.kind = n.value ->> 1 AND u.number = n.value ->> 2`)
+    .all(JSON.stringify(norms.map((norm) => [norm.law, ...splitUnit(norm.unit)])));
   const byKey = new Map(rows.map((row) => [row.law_unit, row]));
   return norms.map((norm) => byKey.get(`${norm.law}|${norm.unit}`))
     .filter((row): row is UnitRow & { law_unit: string } => row !== undefined && (!jurisdiction || row.jurisdiction === jurisdiction));
@@ -91,17 +120,14 @@ function citedByDecisions(db: Database.Database, decisions: string[]): Map<strin
   const ranked = decisions.slice(0, CITING_DECISIONS);
   if (ranked.length === 0) return new Map();
   const { n: corpus } = sql<[], { n: number }>(db, 'SELECT count(*) AS n FROM decisions').get()!;
-  const rows = sql<[string], { law: string; unit: string; at: number; df: number }>(db, `
-    SELECT e.target_law AS law, e.target_unit AS unit, min(j.key) AS at,
-      (SELECT count(DISTINCT c.from_decision_id) FROM citation_edges c WHERE c.reference_type = 'statute'
-        AND c.target_law = e.target_law AND c.target_unit = e.target_unit) AS df
+  const rows = sql<[string], { law: string; unit: string; at: number }>(db, `
+    SELECT DISTINCT e.target_law AS law, e.target_unit AS unit, j.key AS at
     FROM json_each(?) j JOIN citation_edges e ON e.from_decision_id = j.value
-    WHERE e.reference_type = 'statute' AND e.target_law IS NOT NULL AND e.target_unit IS NOT NULL
-    GROUP BY j.key, e.target_law, e.target_unit`).all(JSON.stringify(ranked));
+    WHERE e.reference_type = 'statute' AND e.target_law IS NOT NULL AND e.target_unit IS NOT NULL`).all(JSON.stringify(ranked));
   const full = ranked.reduce((sum, _, rank) => sum + 1 / (rank + 1), 0);
   const weights = new Map<string, number>();
   for (const row of rows) {
-    const rarity = Math.log((corpus + 1) / row.df) / Math.log(corpus + 1);
+    const rarity = Math.log((corpus + 1) / Math.max(1, decisionsCiting(db, row.law, row.unit))) / Math.log(corpus + 1);
     const key = `${row.law}|${row.unit}`;
     weights.set(key, (weights.get(key) ?? 0) + rarity / (row.at + 1) / full);
   }
@@ -145,37 +171,21 @@ export function searchLaws(db: Database.Database, options: {
   // Outside keyword mode a rare compound also matches by its parts ('Pflichtteilsanspruch': Pflichtteil, Anspruch).
   const groups = options.all ? options.groups : splitCompounds(db, 'law_units_fts', options.groups, options.query);
   const expression = matchExpression(groups, options.all);
-  const jurisdiction = options.jurisdiction ? ' AND l.jurisdiction = ?' : '';
-  const params = options.jurisdiction ? [options.jurisdiction] : [];
-  const matchSql = `SELECT ${UNIT_COLUMNS}, bm25(law_units_fts, ${UNIT_WEIGHTS.join(', ')}) AS bm25 FROM law_units_fts f
-    JOIN law_units u ON u.rowid = f.rowid JOIN laws l ON l.id = u.law_id WHERE law_units_fts MATCH ?${jurisdiction}`;
-  const rows = expression === '' ? [] : sql<unknown[], UnitRow & { bm25: number }>(db, `${matchSql}
-    ORDER BY bm25 LIMIT ?`).all(expression, ...params, UNIT_POOL);
-  let total = { value: rows.length, is_floor: false };
-  if (rows.length >= UNIT_POOL) {
-    const { n } = sql<unknown[], { n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM law_units_fts f
-      JOIN law_units u ON u.rowid = f.rowid JOIN laws l ON l.id = u.law_id WHERE law_units_fts MATCH ?${jurisdiction} LIMIT ?)`)
-      .get(expression, ...params, COUNT_CAP + 1)!;
-    total = { value: Math.min(n, COUNT_CAP), is_floor: n > COUNT_CAP };
-    // The pool holds the best matches of every law; the core laws' best matches join it, however many ordinances
-    // match better.
-    rows.push(...sql<unknown[], UnitRow & { bm25: number }>(db, `${matchSql} AND u.law_id IN (SELECT value FROM json_each(?))
-      ORDER BY bm25 LIMIT ?`).all(expression, ...params, JSON.stringify(lawsAbove(db, CORE_PRIOR)), CORE_POOL));
-  }
-  const best = Math.min(-1e-9, ...rows.map((row) => row.bm25));
   const candidates = new Map<number, Candidate>();
-  for (const row of rows) candidates.set(row.rowid, { row, lexical: WIDENED_SHARE * row.bm25 / best, cited: 0, bridged: false, score: 0 });
+  // The words as typed first: their matches score by their BM25 share of the best; the matches of the widened forms
+  // (prefixes, compounds) only where the typed words leave the pool short, at WIDENED_SHARE of their share.
   const typedExpression = matchExpression(asTyped(groups), options.all);
-  if (typedExpression !== expression && expression !== '') {
-    const typed = sql<unknown[], UnitRow & { bm25: number }>(db, `${matchSql} ORDER BY bm25 LIMIT ?`).all(typedExpression, ...params, UNIT_POOL);
-    const typedBest = Math.min(-1e-9, ...typed.map((row) => row.bm25));
-    for (const row of typed) {
-      const share = row.bm25 / typedBest;
-      const held = candidates.get(row.rowid);
-      if (held) held.lexical = Math.max(held.lexical, share);
-      else candidates.set(row.rowid, { row, lexical: share, cited: 0, bridged: false, score: 0 });
+  const typed = lexicalPool(db, typedExpression, options.jurisdiction);
+  const widened = typedExpression === expression || typed.matches >= UNIT_POOL ? null : lexicalPool(db, expression, options.jurisdiction);
+  for (const [pool, share] of [[typed, 1], [widened, WIDENED_SHARE]] as const) {
+    for (const row of pool?.rows ?? []) {
+      if (!candidates.has(row.rowid)) candidates.set(row.rowid, { row, lexical: share * row.share, cited: 0, bridged: false, score: 0 });
     }
   }
+  const matches = (widened ?? typed).matches;
+  // Every match is held when the pool took them all, of the widened forms too (unless they are the typed words).
+  const exhaustive = (widened !== null || typedExpression === expression) && matches <= UNIT_POOL;
+  let total = { value: Math.min(matches, COUNT_CAP), is_floor: matches > COUNT_CAP || (widened === null && typedExpression !== expression) };
   const matched = candidates.size;
   for (const row of unitsNamed(db, options.norms, options.jurisdiction)) {
     const held = candidates.get(row.rowid);
@@ -202,7 +212,6 @@ export function searchLaws(db: Database.Database, options: {
   // Units the bridge named or the decisions cite count with the matches: exactly while the pool holds every match;
   // past it, one of them may be among the matches counted, so the count becomes a floor.
   const added = candidates.size - matched;
-  const exhaustive = rows.length < UNIT_POOL;
   if (exhaustive) total = { value: candidates.size, is_floor: false };
   else if (added > 0) total = { ...total, is_floor: true };
   const isMatch = termMatcher(groups);
