@@ -173,19 +173,19 @@ export function searchLaws(db: Database.Database, options: {
   const expression = matchExpression(groups, options.all);
   const candidates = new Map<number, Candidate>();
   // The words as typed first: their matches score by their BM25 share of the best; the matches of the widened forms
-  // (prefixes, compounds) only where the typed words leave the pool short, at WIDENED_SHARE of their share.
+  // (prefixes, compounds) at WIDENED_SHARE of their share ('Schadensersatz' finds § 823 BGB by its heading
+  // 'Schadensersatzpflicht'). The widened pass also gives the count.
   const typedExpression = matchExpression(asTyped(groups), options.all);
   const typed = lexicalPool(db, typedExpression, options.jurisdiction);
-  const widened = typedExpression === expression || typed.matches >= UNIT_POOL ? null : lexicalPool(db, expression, options.jurisdiction);
+  const widened = typedExpression === expression ? null : lexicalPool(db, expression, options.jurisdiction);
   for (const [pool, share] of [[typed, 1], [widened, WIDENED_SHARE]] as const) {
     for (const row of pool?.rows ?? []) {
       if (!candidates.has(row.rowid)) candidates.set(row.rowid, { row, lexical: share * row.share, cited: 0, bridged: false, score: 0 });
     }
   }
   const matches = (widened ?? typed).matches;
-  // Every match is held when the pool took them all, of the widened forms too (unless they are the typed words).
-  const exhaustive = (widened !== null || typedExpression === expression) && matches <= UNIT_POOL;
-  let total = { value: Math.min(matches, COUNT_CAP), is_floor: matches > COUNT_CAP || (widened === null && typedExpression !== expression) };
+  const exhaustive = matches <= UNIT_POOL;
+  let total = { value: Math.min(matches, COUNT_CAP), is_floor: matches > COUNT_CAP };
   const matched = candidates.size;
   for (const row of unitsNamed(db, options.norms, options.jurisdiction)) {
     const held = candidates.get(row.rowid);
