@@ -7,7 +7,7 @@ import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 
 interface Priors {
-  version: string; byLaw: Map<string, number>;
+  version: string; builtAt: number; byLaw: Map<string, number>;
   /** Law-unit rows of the core laws (prior at least CORE_PRIOR). */
   coreUnits: Set<number>;
   /** Decisions citing each unit, keyed 'BGB|§ 573'. */
@@ -17,16 +17,20 @@ const cache = new WeakMap<Database.Database, Priors>();
 
 const AMENDING = /^(?:\p{L}+\s+)?(?:Gesetz|Verordnung)\s+zur\s+(?:Änderung|Neuregelung|Anpassung)\b/u;
 
+/** A changed database rebuilds the priors at most this often (a sync writing every second would rebuild them each time). */
+const REBUILD_MS = 60_000;
+
 /**
  * The priors of every law `db` holds, from 0 (an amending law) to 1 (a registry law its decisions cite most);
- * built once per connection and again when the database changed (an import: SQLite's data_version, or a write on it).
+ * built once per connection and again when the database changed (an import: SQLite's data_version, or a write on it),
+ * at most once a minute: a prior a minute old ranks as well.
  */
 function priors(db: Database.Database): Priors {
   const { data_version: other } = sql<[], { data_version: number }>(db, 'PRAGMA data_version').get()!;
   const { own } = sql<[], { own: number }>(db, 'SELECT total_changes() AS own').get()!;
   const version = `${other}:${own}`;
   const held = cache.get(db);
-  if (held && held.version === version) return held;
+  if (held && (held.version === version || Date.now() - held.builtAt < REBUILD_MS)) return held;
   const cites = new Map(sql<[], { law: string; n: number }>(db, `SELECT target_law AS law, count(*) AS n FROM citation_edges
     WHERE reference_type = 'statute' AND target_law IS NOT NULL GROUP BY target_law`).all().map((r) => [r.law, r.n]));
   const maxCites = Math.max(1, ...cites.values());
@@ -47,7 +51,7 @@ function priors(db: Database.Database): Priors {
   const citingDecisions = new Map(sql<[], { key: string; n: number }>(db, `SELECT target_law || '|' || target_unit AS key,
     count(DISTINCT from_decision_id) AS n FROM citation_edges WHERE reference_type = 'statute' AND target_law IS NOT NULL
       AND target_unit IS NOT NULL GROUP BY target_law, target_unit`).all().map((row) => [row.key, row.n]));
-  const priorsNow = { version, byLaw, coreUnits, citingDecisions };
+  const priorsNow = { version, builtAt: Date.now(), byLaw, coreUnits, citingDecisions };
   cache.set(db, priorsNow);
   return priorsNow;
 }
