@@ -6,10 +6,13 @@
  *     cluster in a temp dir on 127.0.0.1, removed at the end),
  * printed side by side (MRR@10, R@1, R@10 per kind and mode) in one run. Never part of `npm test`.
  *
- *   node bench/peers/run.ts [--no-postgres] [--no-xapian]
+ *   node bench/peers/run.ts [--no-postgres] [--no-xapian] [--laws]
  *
  * Needs ../shared/data. Installs python3-xapian and postgresql with apt where missing (as root), and says so.
  * Each peer indexes what juralite holds of a decision: its Aktenzeichen, ECLI, title, Leitsatz/Tenor and the rest.
+ * With --laws: the judged laws set (bench/search-relevance-laws.json) over the law units of the laws corpus
+ * (bench/laws-corpus.ts: all 6,877 federal laws), each peer indexing a unit's label ('§ 573 BGB'), its law's title,
+ * heading, breadcrumb and text, beside the laws section of juralite's GET /search and its confidence levels.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +24,8 @@ import { hasSharedData } from '../../test/helpers/shared-data.ts';
 import { printTable, stats } from '../lib.ts';
 import { exportDocs, relevanceCorpus, RELEVANCE_DOCS } from '../relevance-corpus.ts';
 import { HEADER, judgedKeys, judgedSet, juraliteRows, scoreRows, type Query } from '../search-relevance.ts';
+import { exportUnits, lawsCorpus, LAWS_UNITS } from '../laws-corpus.ts';
+import { CONFIDENCE_HEADER, juraliteLawRows, lawQueries } from '../laws-relevance.ts';
 
 const PYTHON = '/usr/bin/python3';
 const XAPIAN_SCRIPT = fileURLToPath(new URL('./xapian-rank.py', import.meta.url));
@@ -46,12 +51,18 @@ const pgBin = (): string | null => {
   return version && existsSync(join(root, version, 'bin/initdb')) ? join(root, version, 'bin') : null;
 };
 
+/** What a peer indexes: the export (one JSON document a line) and the fields of a document, in order. */
+interface PeerDocs { path: string; fields: string[]; count: number; what: string }
+const DECISION_FIELDS = ['aktenzeichen', 'ecli', 'title', 'lead', 'body'];
+const UNIT_FIELDS = ['key', 'law', 'heading', 'breadcrumb', 'body'];
+
 /** Ranked keys per query id from Xapian, and its in-process time per query. */
-function xapianRanking(queries: Query[]): { ranked: Map<string, string[]>; timing: number[] } {
+function xapianRanking(docs: PeerDocs, queries: Query[]): { ranked: Map<string, string[]>; timing: number[] } {
   const dir = mkdtempSync(join(tmpdir(), 'juralite-xapian-'));
   try {
     writeFileSync(join(dir, 'queries.json'), JSON.stringify(queries.map((q) => ({ id: q.id, query: q.query }))));
-    execFileSync(PYTHON, [XAPIAN_SCRIPT, RELEVANCE_DOCS, join(dir, 'queries.json'), join(dir, 'out.json')], { stdio: 'inherit' });
+    execFileSync(PYTHON, [XAPIAN_SCRIPT, docs.path, join(dir, 'queries.json'), join(dir, 'out.json'), docs.fields.join(','),
+      join(dir, 'index')], { stdio: 'inherit' });
     const out = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')) as Record<string, string[]> & { _timing_ms: number[] };
     return { ranked: new Map(queries.map((q) => [q.id, out[q.id] ?? []])), timing: out._timing_ms };
   } finally {
@@ -60,7 +71,7 @@ function xapianRanking(queries: Query[]): { ranked: Map<string, string[]>; timin
 }
 
 /** Ranked keys per query id from PostgreSQL FTS in a throwaway cluster. */
-async function postgresRanking(bin: string, queries: Query[]): Promise<{ ranked: Map<string, string[]>; timing: number[] }> {
+async function postgresRanking(bin: string, docs: PeerDocs, queries: Query[]): Promise<{ ranked: Map<string, string[]>; timing: number[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'juralite-pg-'));
   const data = join(dir, 'data');
   const port = 54000 + (process.pid % 1000);
@@ -75,10 +86,12 @@ async function postgresRanking(bin: string, queries: Query[]): Promise<{ ranked:
     await client.connect();
     try {
       await client.query('CREATE TABLE docs (key text, tsv tsvector)');
-      for (const line of readFileSync(RELEVANCE_DOCS, 'utf8').split('\n').filter(Boolean)) {
-        const d = JSON.parse(line) as Record<string, string | null>;
-        const text = [d.aktenzeichen, d.ecli, d.title, d.lead, d.body].filter(Boolean).join('\n');
-        await client.query(`INSERT INTO docs VALUES ($1, to_tsvector('german', $2))`, [d.key, text]);
+      // In batches of 500 rows (100k law units one by one would take minutes of round trips).
+      const lines = readFileSync(docs.path, 'utf8').split('\n').filter(Boolean);
+      for (let at = 0; at < lines.length; at += 500) {
+        const batch = lines.slice(at, at + 500).map((line) => JSON.parse(line) as Record<string, string | null>);
+        await client.query(`INSERT INTO docs SELECT k, to_tsvector('german', t) FROM unnest($1::text[], $2::text[]) AS u(k, t)`,
+          [batch.map((d) => d.key), batch.map((d) => docs.fields.map((field) => d[field]).filter(Boolean).join('\n'))]);
       }
       await client.query('CREATE INDEX ON docs USING gin (tsv)');
       const ranked = new Map<string, string[]>();
@@ -107,27 +120,36 @@ if (!hasSharedData) {
   console.log('peers: ../shared/data not found; nothing to compare');
   process.exit(0);
 }
-const db = await relevanceCorpus();
-const docs = exportDocs(db);
-const queries = judgedSet.queries;
-console.log(`peer bench: ${queries.length} judged queries over ${docs} decisions, node ${process.version}`);
+const laws = process.argv.includes('--laws');
+const db = laws ? await lawsCorpus() : await relevanceCorpus();
+const docs: PeerDocs = laws ? { path: LAWS_UNITS, fields: UNIT_FIELDS, count: exportUnits(db), what: 'law units' }
+  : { path: RELEVANCE_DOCS, fields: DECISION_FIELDS, count: exportDocs(db), what: 'decisions' };
+const queries = laws ? lawQueries : judgedSet.queries;
+console.log(`peer bench: ${queries.length} judged queries over ${docs.count} ${docs.what}, node ${process.version}`);
 // A peer's key is the export's (one per decision); the judged set may name a decision by another of its keys.
 const keysOf = new Map([...judgedKeys(db).values()].map((keys) => [keys.find((k) => k.startsWith('ecli:ECLI') || /^JURA/u.test(k)) ?? keys[0]!, keys]));
 const exportKey = new Map<string, string[]>();
-for (const line of readFileSync(RELEVANCE_DOCS, 'utf8').split('\n').filter(Boolean)) {
-  const key = (JSON.parse(line) as { key: string }).key;
-  exportKey.set(key, [...new Set([key, ...(keysOf.get(key) ?? [])])]);
+if (!laws) {
+  for (const line of readFileSync(RELEVANCE_DOCS, 'utf8').split('\n').filter(Boolean)) {
+    const key = (JSON.parse(line) as { key: string }).key;
+    exportKey.set(key, [...new Set([key, ...(keysOf.get(key) ?? [])])]);
+  }
 }
 const peerRows = async (engine: string, run: { ranked: Map<string, string[]>; timing: number[] }) => {
   const rows = await scoreRows(engine, 'OR', queries, async (q) => (run.ranked.get(q.id) ?? []).map((key) => exportKey.get(key) ?? [key]));
   const s = stats(run.timing);
-  console.log(`${engine}: ${run.timing.length} queries, p50 ${s.p50.toFixed(3)} ms, p95 ${s.p95.toFixed(3)} ms (${engine === 'Xapian' ? 'in-process' : 'client round trip'}, 174 decisions)`);
+  console.log(`${engine}: ${run.timing.length} queries, p50 ${s.p50.toFixed(3)} ms, p95 ${s.p95.toFixed(3)} ms (${engine === 'Xapian' ? 'in-process' : 'client round trip'}, ${docs.count} ${docs.what})`);
   return rows;
 };
 const rows: (string | number)[][] = [];
-if (!process.argv.includes('--no-xapian') && ensurePackage('python3-xapian', hasXapian)) rows.push(...await peerRows('Xapian', xapianRanking(queries)));
-if (!process.argv.includes('--no-postgres') && ensurePackage('postgresql', () => pgBin() !== null)) rows.push(...await peerRows('PostgreSQL', await postgresRanking(pgBin()!, queries)));
-rows.push(...(await juraliteRows(db, queries)).rows);
+if (!process.argv.includes('--no-xapian') && ensurePackage('python3-xapian', hasXapian)) rows.push(...await peerRows('Xapian', xapianRanking(docs, queries)));
+if (!process.argv.includes('--no-postgres') && ensurePackage('postgresql', () => pgBin() !== null)) rows.push(...await peerRows('PostgreSQL', await postgresRanking(pgBin()!, docs, queries)));
+const juralite = laws ? await juraliteLawRows(db) : await juraliteRows(db, queries);
+rows.push(...juralite.rows);
 console.log('');
 printTable([HEADER, ...rows.sort((a, b) => ['legal', 'lay', 'identifier'].indexOf(String(a[2])) - ['legal', 'lay', 'identifier'].indexOf(String(b[2])))]);
+if (laws) {
+  console.log('\nconfidence levels of the laws section of juralite (top 10; share judged relevant; the first result alone)');
+  printTable([CONFIDENCE_HEADER, ...juralite.confidence]);
+}
 db.close();

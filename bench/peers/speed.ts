@@ -15,6 +15,7 @@ import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { chunkTexts } from '../../src/corpus/stored-text.ts';
 import { clearAnswers } from '../../src/search/answer-cache.ts';
 import { httpGet, printTable, searchService, stats, timeInterleaved } from '../lib.ts';
 import { benchQueries } from '../search-queries.ts';
@@ -42,10 +43,9 @@ async function buildXapian(dir: string): Promise<void> {
   const started = performance.now();
   const child = spawn(PYTHON, [SCRIPT, 'index', dir], { stdio: ['pipe', 'inherit', 'inherit'] });
   const done = new Promise<void>((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`xapian index: exit ${code}`)))));
-  const chunks = corpus.prepare('SELECT section, text FROM chunks WHERE decision_id = ? ORDER BY position');
   const files = corpus.prepare('SELECT aktenzeichen FROM decision_file_numbers WHERE decision_id = ? ORDER BY position');
   for (const d of corpus.prepare('SELECT id, ecli, title FROM decisions').iterate() as Iterable<{ id: string; ecli: string | null; title: string | null }>) {
-    const parts = chunks.all(d.id) as { section: string | null; text: string }[];
+    const parts = chunkTexts(corpus, d.id);
     const line = JSON.stringify({ key: d.id, ecli: d.ecli, title: d.title,
       aktenzeichen: (files.all(d.id) as { aktenzeichen: string }[]).map((f) => f.aktenzeichen).join(' '),
       lead: parts.filter((p) => LEAD.includes(p.section ?? '')).map((p) => p.text).join('\n'),

@@ -7,7 +7,6 @@ import { pageItems, queryVectorFor, rankDecisions, type SearchMode } from './dec
 import type { DecisionFilters } from './filters.ts';
 import { searchLaws } from './law-search.ts';
 import { planQuery } from './plan.ts';
-import { matchExpression } from './query.ts';
 import { topConfidence } from './results.ts';
 import { frequentlyCitedByResults, normsCitedByResults } from './cited-by-results.ts';
 import { answerKey, cachedAnswer, keepAnswer } from './answer-cache.ts';
@@ -51,8 +50,10 @@ function answerCombined(db: Database.Database, args: CombinedSearchArgs, qv: Que
   const plan = ranking.plan ?? planQuery(db, args.query, args.bridge);
   const laws = searchLaws(db, {
     // Keyword requires every query group, so the bridge widens the groups there but its norms lead only otherwise.
-    expression: matchExpression(plan.groups, mode === 'keyword'), groups: plan.groups, norms: mode === 'keyword' ? [] : plan.norms,
+    query: args.query, groups: plan.groups, all: mode === 'keyword', norms: mode === 'keyword' ? [] : plan.norms,
     limit: args.limit, jurisdiction: args.jurisdiction,
+    // The units the ranked decisions cite rank higher, and join the section unless every group is required.
+    decisions: ranking.decisions.map((decision) => decision.decision_id), joinCited: mode !== 'keyword',
   });
   const lawsTruncated = laws.total.value > laws.items.length || laws.total.is_floor;
   const decisionsTruncated = ranking.decisions.length > decisions.length || !ranking.exhaustive;

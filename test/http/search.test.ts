@@ -422,8 +422,10 @@ test('GET /search laws: keyword mode shows only units holding every word; the br
   const laws = keyword.sections.laws as { title: string; confidence: string }[];
   assert.ok(laws.length > 0);
   // Every group (a word or the legal terms the bridge adds for it) answered: § 535 BGB, a bridge norm holding no
-  // word for Schimmel, is not shown.
-  for (const law of laws) assert.equal(law.confidence, 'high', law.title);
+  // word for Schimmel, is not shown. Answering every group says medium; high is kept for a first unit well ahead
+  // that the bridge or the decisions' citations name too (docs/search.md, "The laws section").
+  for (const law of laws) assert.ok(['high', 'medium'].includes(law.confidence), law.title);
+  assert.ok(laws.slice(1).every((law) => law.confidence !== 'high'));
   assert.equal(keyword.section_totals.laws.total_available.value, laws.length);
   const hybrid = (await search('/search', { query })).body;
   assert.ok(hybrid.query_expansion.added_norms.length > 0, 'the bridge names norms');

@@ -1,0 +1,57 @@
+// A query word that is a compound the statutes do not use ('Pflichtteilsanspruch', 'Widerspruchsfrist',
+// 'Amtspflichtverletzung', 'Sozialauswahl') also stands for its two parts together: lawyers compound freely, the law
+// says 'Anspruch auf den Pflichtteil', 'Frist ... des Widerspruchs'. A word is split where both parts are words the
+// index holds (the front without its linking s/es/n), the front four letters at least, the back the longest such.
+import type Database from 'better-sqlite3';
+import { sql } from '../db/statements.ts';
+import { tokenize } from './analyze.ts';
+import type { QueryTerm, TermGroup } from './query.ts';
+
+const SPLIT_MIN = 9;
+const PART_MIN = 4;
+/** A compound the index holds at least this often is searched as it is (its own matches say enough). */
+const RARE_BELOW = 20;
+
+/** Number of rows of an FTS5 table matching one stem (at most `cap`). */
+function matches(db: Database.Database, table: string, stem: string, cap: number): number {
+  return sql<[string, number], { n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`)
+    .get(`"${stem.replace(/"/gu, '""')}"`, cap)!.n;
+}
+
+/**
+ * The stems of a word's two parts as the index holds them, or null where it is no rare compound of held words. The
+ * word is split, not its stem: the stem of 'Vermieterkündigung' is 'vermieterkund', of 'Kündigung' 'kundig'.
+ */
+export function compoundParts(db: Database.Database, table: string, word: string): [string, string] | null {
+  const token = tokenize(word)[0];
+  if (!token || [...token.word].length < SPLIT_MIN || /\d/u.test(token.word) || matches(db, table, token.stem, RARE_BELOW) >= RARE_BELOW) return null;
+  const letters = [...token.word];
+  for (let at = PART_MIN; at <= letters.length - PART_MIN; at++) {
+    const back = tokenize(letters.slice(at).join(''))[0]?.stem;
+    if (!back || back.length < PART_MIN) continue;
+    for (const front of new Set([letters.slice(0, at).join(''), letters.slice(0, at).join('').replace(/(?:es|s|n)$/u, '')])) {
+      const frontStem = tokenize(front)[0]?.stem;
+      if (!frontStem || [...front].length < PART_MIN) continue;
+      if (matches(db, table, frontStem, 1) > 0 && matches(db, table, back, 1) > 0) return [frontStem, back];
+    }
+  }
+  return null;
+}
+
+/**
+ * The groups with each rare compound word also matched by its parts together (an alternative of its group).
+ *
+ * @example splitCompounds(db, 'law_units_fts', wordGroups(db, 'Pflichtteilsanspruch'), 'Pflichtteilsanspruch')
+ */
+export function splitCompounds(db: Database.Database, table: string, groups: TermGroup[], query: string): TermGroup[] {
+  const words = new Map(tokenize(query).map((token) => [token.stem, token.word]));
+  return groups.map((group) => {
+    const single = group.alternatives.length === 1 && group.alternatives[0]!.kind === 'words' && group.alternatives[0]!.terms.length === 1
+      ? group.alternatives[0]!.terms[0]! : null;
+    const word = single ? words.get(single.stem) : undefined;
+    const parts = word ? compoundParts(db, table, word) : null;
+    if (!parts) return group;
+    const terms: QueryTerm[] = parts.map((stem) => ({ stem, prefix: false, compounds: [] }));
+    return { alternatives: [...group.alternatives, { kind: 'words', terms }] };
+  });
+}
