@@ -52,8 +52,11 @@ function answerCombined(db: Database.Database, args: CombinedSearchArgs, qv: Que
     // Keyword requires every query group, so the bridge widens the groups there but its norms lead only otherwise.
     query: args.query, groups: plan.groups, all: mode === 'keyword', norms: mode === 'keyword' ? [] : plan.norms,
     limit: args.limit, jurisdiction: args.jurisdiction,
-    // The units the ranked decisions cite rank higher, and join the section unless every group is required.
-    decisions: ranking.decisions.map((decision) => decision.decision_id), joinCited: mode !== 'keyword',
+    // The units the ranked decisions cite rank higher, and join the section unless every group is required; not where
+    // no listed decision holds the query's words (all found by their vectors: their citations are no evidence, and
+    // they pushed the one unit using a rare word off the list).
+    decisions: decisions.some((decision) => decision.confidence !== 'low') ? ranking.decisions.map((decision) => decision.decision_id) : [],
+    joinCited: mode !== 'keyword',
   });
   const lawsTruncated = laws.total.value > laws.items.length || laws.total.is_floor;
   const decisionsTruncated = ranking.decisions.length > decisions.length || !ranking.exhaustive;

@@ -33,6 +33,10 @@ const AMENDING = giiLaw('BJNR999990002', 'SaatEigVÄndV', 'Zweite Verordnung zur
   ['Art 1', '', 'In § 2 der Verordnung über den Eigenbedarf an Saatgut wird das Wort "Schadensersatz" durch das Wort "Schadensersatz und Eigenbedarf" ersetzt.'],
 ]);
 
+const OWN_WORD = giiLaw('BJNR999990003', 'KontrBuchV', 'Verordnung über Bücher', [
+  ['§ 3', 'Saatgutkontrollbuch', 'Der Betrieb führt ein Saatgutkontrollbuch.'],
+]);
+
 let corpus: Promise<Database.Database> | undefined;
 
 /** The demo corpus with the two laws above, in a temp dir removed after the tests. */
@@ -43,8 +47,9 @@ function lawsCorpus(t: TestContext): Promise<Database.Database> {
     copyFileSync(await demoCorpus(), path);
     writeFileSync(join(dir, 'ordinance.xml'), ORDINANCE);
     writeFileSync(join(dir, 'amending.xml'), AMENDING);
+    writeFileSync(join(dir, 'own-word.xml'), OWN_WORD);
     const db = openCorpus(path);
-    const summary = await importPaths(db, [join(dir, 'ordinance.xml'), join(dir, 'amending.xml')]);
+    const summary = await importPaths(db, [join(dir, 'ordinance.xml'), join(dir, 'amending.xml'), join(dir, 'own-word.xml')]);
     assert.deepEqual(summary.failed, []);
     process.on('exit', () => {
       db.close();
@@ -95,5 +100,15 @@ test('laws section: a rare compound matches by its parts; confidence high only f
   for (const query of ['Eigenbedarf', 'Kündigung wegen Eigenbedarf', 'Schadensersatz', 'Vermieterkündigung', 'Miete', 'Vermieter will mich rauswerfen', '§ 573 BGB']) {
     const levels = (await laws(db, query)).map((law) => law.confidence);
     assert.ok(levels.slice(1).every((level) => level !== 'high'), `${query}: ${levels.join(' ')}`);
+  }
+});
+
+test('laws section: the one unit holding a word nothing else holds leads, ahead of what vector-found decisions cite', async (t) => {
+  const db = await lawsCorpus(t);
+  // No decision holds the word: the decision section is found by vectors alone, and the units its decisions cite
+  // (core laws, high priors) must not push the only unit that uses the word off the list (they did: CI, the executable).
+  for (const limit of [5, 10]) {
+    const answer = await searchCombined(db, { query: 'Saatgutkontrollbuch', mode: 'hybrid', limit, bridge: true });
+    assert.equal(answer.sections.laws[0]?.title, '§ 3 KontrBuchV Saatgutkontrollbuch', JSON.stringify(answer.sections.laws.map((law) => law.title)));
   }
 });
