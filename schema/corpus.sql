@@ -194,9 +194,45 @@ CREATE TABLE IF NOT EXISTS citation_links (
 );
 CREATE INDEX IF NOT EXISTS citation_links_from ON citation_links(from_row);
 CREATE INDEX IF NOT EXISTS citation_links_to ON citation_links(to_row) WHERE to_row IS NOT NULL;
-CREATE INDEX IF NOT EXISTS citation_links_norm ON citation_links(target_law, target_unit) WHERE reference_type = 'statute';
+-- The statute edges by cited unit and citing decision (the facets and filters by law and unit; the citing decisions of
+-- a unit that law_unit_citations counts). It replaced citation_links_norm (without from_row) in files of this version.
+DROP INDEX IF EXISTS citation_links_norm;
+CREATE INDEX IF NOT EXISTS citation_links_statutes ON citation_links(target_law, target_unit, from_row) WHERE reference_type = 'statute';
 CREATE INDEX IF NOT EXISTS citation_links_unresolved ON citation_links(target_az_key)
   WHERE reference_type = 'case' AND resolution_status = 'unresolved';
+-- How often the decisions cite each law unit (statute edges, and the decisions they come from; unit '' where only the
+-- law is named), kept in step by the triggers below as edges come and go: the laws section's priors
+-- (src/search/law-prior.ts) read these rows instead of counting millions of edges on a search (at 100k decisions that
+-- count took 10 s). A decision counts once per unit: when its first edge to the unit comes and its last one goes
+-- (citation_links_statutes finds the others). Filled for an older file on its next writable open (src/corpus/open.ts).
+CREATE TABLE IF NOT EXISTS law_unit_citations (
+  law       TEXT NOT NULL,
+  unit      TEXT NOT NULL,
+  edges     INTEGER NOT NULL,
+  decisions INTEGER NOT NULL,
+  PRIMARY KEY (law, unit)
+) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS citation_links_count_insert AFTER INSERT ON citation_links
+  WHEN new.reference_type = 'statute' AND new.target_law IS NOT NULL
+  BEGIN
+    INSERT INTO law_unit_citations (law, unit, edges, decisions)
+    SELECT new.target_law, coalesce(new.target_unit, ''), 1, NOT EXISTS (SELECT 1 FROM citation_links c
+      WHERE c.reference_type = 'statute' AND c.target_law = new.target_law AND c.target_unit IS new.target_unit
+        AND c.from_row = new.from_row AND c.id <> new.id) AS first WHERE true
+    ON CONFLICT DO UPDATE SET edges = edges + 1, decisions = decisions + excluded.decisions;
+  END;
+CREATE TRIGGER IF NOT EXISTS citation_links_count_delete AFTER DELETE ON citation_links
+  WHEN old.reference_type = 'statute' AND old.target_law IS NOT NULL
+  BEGIN
+    UPDATE law_unit_citations SET edges = edges - 1, decisions = decisions - NOT EXISTS (SELECT 1 FROM citation_links c
+      WHERE c.reference_type = 'statute' AND c.target_law = old.target_law AND c.target_unit IS old.target_unit
+        AND c.from_row = old.from_row)
+    WHERE law = old.target_law AND unit = coalesce(old.target_unit, '');
+  END;
+-- Writers never change an edge's target or citing decision (they delete and insert); should one, the counts of the
+-- file are counted anew on its next writable open.
+CREATE TRIGGER IF NOT EXISTS citation_links_count_update AFTER UPDATE OF reference_type, target_law, target_unit, from_row ON citation_links
+  BEGIN DELETE FROM meta WHERE key = 'law_unit_citations'; END;
 -- What every reader queries: the edges with from_decision_id and to_decision_id as UUIDs. SQLite flattens the view, so
 -- a lookup by either UUID finds its decision row first and then the edges on the integer index (EXPLAIN QUERY PLAN).
 -- Writers write citation_links (src/graph/edges.ts, resolve.ts).

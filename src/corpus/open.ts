@@ -76,6 +76,7 @@ export function openCorpus(path: string, options: OpenCorpusOptions = {}): Corpu
       // Whatever the version says: a file whose edges are still a table (versions 1 and 2, or a build of version 3
       // from before the graph moved to integer keys) is moved over; otherwise this finds nothing to do.
       keyGraphOnRows(db);
+      countLawUnitCitations(db);
       // Corpora of version 1 were imported before the citation engine wrote edges.
       if (version === 1) rebuildCitationEdges(db);
       const created = version === 0;
@@ -176,6 +177,21 @@ function keyGraphOnRows(db: CorpusDb): void {
       ORDER BY e.id;
       DROP TABLE citation_edges;`);
     db.exec(corpusSchemaSql());
+  })();
+}
+
+/**
+ * law_unit_citations filled from the edges, once per file: a file of this version written before the table existed
+ * (the triggers keep it in step from then on; one transaction).
+ */
+function countLawUnitCitations(db: CorpusDb): void {
+  if (getMeta(db, 'law_unit_citations') === '1') return;
+  db.transaction(() => {
+    db.exec(`DELETE FROM law_unit_citations;
+      INSERT INTO law_unit_citations (law, unit, edges, decisions)
+      SELECT target_law, coalesce(target_unit, ''), count(*), count(DISTINCT from_row) FROM citation_links
+      WHERE reference_type = 'statute' AND target_law IS NOT NULL GROUP BY 1, 2;`);
+    setMeta(db, 'law_unit_citations', '1');
   })();
 }
 

@@ -31,8 +31,13 @@ function priors(db: Database.Database): Priors {
   const version = `${other}:${own}`;
   const held = cache.get(db);
   if (held && (held.version === version || Date.now() - held.builtAt < REBUILD_MS)) return held;
-  const cites = new Map(sql<[], { law: string; n: number }>(db, `SELECT target_law AS law, count(*) AS n FROM citation_edges
-    WHERE reference_type = 'statute' AND target_law IS NOT NULL GROUP BY target_law`).all().map((r) => [r.law, r.n]));
+  const counts = citationCounts(db);
+  const cites = new Map<string, number>();
+  const citingDecisions = new Map<string, number>();
+  for (const { law, unit, edges, decisions } of counts) {
+    cites.set(law, (cites.get(law) ?? 0) + edges);
+    if (unit !== '') citingDecisions.set(`${law}|${unit}`, decisions);
+  }
   const maxCites = Math.max(1, ...cites.values());
   const byLaw = new Map<string, number>();
   for (const law of sql<[], { id: string; abbreviation: string; title: string | null; law_type: string | null; core: number }>(db, `
@@ -48,9 +53,6 @@ function priors(db: Database.Database): Priors {
   const core = JSON.stringify([...byLaw].filter(([, prior]) => prior >= CORE_PRIOR).map(([id]) => id));
   const coreUnits = new Set(sql<[string], { rowid: number }>(db, 'SELECT rowid FROM law_units WHERE law_id IN (SELECT value FROM json_each(?))')
     .all(core).map((row) => row.rowid));
-  const citingDecisions = new Map(sql<[], { key: string; n: number }>(db, `SELECT target_law || '|' || target_unit AS key,
-    count(DISTINCT from_decision_id) AS n FROM citation_edges WHERE reference_type = 'statute' AND target_law IS NOT NULL
-      AND target_unit IS NOT NULL GROUP BY target_law, target_unit`).all().map((row) => [row.key, row.n]));
   const priorsNow = { version, builtAt: Date.now(), byLaw, coreUnits, citingDecisions };
   cache.set(db, priorsNow);
   return priorsNow;
@@ -76,4 +78,18 @@ export function isCoreUnit(db: Database.Database, rowid: number): boolean {
 /** How many of the corpus's decisions cite a unit ('BGB', '§ 573'). */
 export function decisionsCiting(db: Database.Database, law: string, unit: string): number {
   return priors(db).citingDecisions.get(`${law}|${unit}`) ?? 0;
+}
+
+/**
+ * The statute edges and their citing decisions per cited law and unit (unit '' where only the law is named): kept in
+ * law_unit_citations by the corpus's triggers; counted from the edges only in a file of this version written before
+ * that table or with its counts out of step (opened read-only: a writable open counts them anew).
+ */
+function citationCounts(db: Database.Database): { law: string; unit: string; edges: number; decisions: number }[] {
+  const kept = sql<[], { n: number }>(db, `SELECT count(*) AS n FROM sqlite_master m JOIN meta ON meta.key = 'law_unit_citations'
+    WHERE m.name = 'law_unit_citations'`).get()!.n > 0;
+  return sql<[], { law: string; unit: string; edges: number; decisions: number }>(db, kept
+    ? 'SELECT law, unit, edges, decisions FROM law_unit_citations WHERE edges > 0'
+    : `SELECT target_law AS law, coalesce(target_unit, '') AS unit, count(*) AS edges, count(DISTINCT from_decision_id) AS decisions
+        FROM citation_edges WHERE reference_type = 'statute' AND target_law IS NOT NULL GROUP BY 1, 2`).all();
 }
