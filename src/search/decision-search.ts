@@ -14,7 +14,7 @@ import { DECISION_POOL, lexicalArm, lexicalPassages, type LexicalResult } from '
 import { normArm } from './norm-arm.ts';
 import { planQuery, type SearchPlan } from './plan.ts';
 import { tokenize } from './analyze.ts';
-import { matchExpression, type TermGroup } from './query.ts';
+import { asTyped, matchExpression, type TermGroup } from './query.ts';
 import { PageChunks } from './page-chunks.ts';
 import { decisionItems, topConfidence, type DecisionItem, type RankedDecision } from './results.ts';
 import { passagesFor, requireVectors, semanticArm } from './semantic.ts';
@@ -113,10 +113,6 @@ function semanticRanking(db: Database.Database, args: DecisionFilters, qv: Query
 function atLeastRanked(total: { value: number; is_floor: boolean }, ranked: number) {
   return ranked > total.value ? { value: ranked, is_floor: true } : total;
 }
-
-/** The groups with each word as typed: no prefix matches, no compounds ending in it. */
-const asTyped = (groups: TermGroup[]): TermGroup[] => groups.map((group) => ({ alternatives: group.alternatives.map((alternative) =>
-  (alternative.kind === 'words' ? { ...alternative, terms: alternative.terms.map((term) => ({ ...term, prefix: false, compounds: [] })) } : alternative)) }));
 
 /**
  * The lexical arm of hybrid (any group, OR): decisions matching the words as typed first (BM25), then those matching

@@ -7,7 +7,7 @@
 // 'Eigenbedarf'), so the score adds the law's prior (law-prior.ts) and the decisions' citations.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
-import { matchExpression, termMatcher, type TermGroup } from './query.ts';
+import { asTyped, matchExpression, termMatcher, type TermGroup } from './query.ts';
 import { splitCompounds } from './compound-parts.ts';
 import { snippetOf } from './snippets.ts';
 import { confidenceOf, type Confidence } from './results.ts';
@@ -31,9 +31,6 @@ const BRIDGE_WEIGHT = 2;
 const WIDENED_SHARE = 0.7;
 /** How far the first unit's score must lead the second's for confidence 'high'. */
 const HIGH_MARGIN = 0.3;
-/** The groups with each word as typed: no prefix matches, no compounds ending in it. */
-const asTyped = (groups: TermGroup[]): TermGroup[] => groups.map((group) => ({ alternatives: group.alternatives.map((alternative) =>
-  (alternative.kind === 'words' ? { ...alternative, terms: alternative.terms.map((term) => ({ ...term, prefix: false, compounds: [] })) } : alternative)) }));
 
 export interface LawItem {
   id: string;

@@ -103,6 +103,12 @@ function groupExpression(group: TermGroup): string {
   return parts.length === 1 ? parts[0] : `(${parts.join(' OR ')})`;
 }
 
+/** The groups with each word as typed: no prefix matches, no compounds ending in it. */
+export function asTyped(groups: TermGroup[]): TermGroup[] {
+  return groups.map((group) => ({ alternatives: group.alternatives.map((alternative) => (alternative.kind === 'words'
+    ? { ...alternative, terms: alternative.terms.map((term) => ({ ...term, prefix: false, compounds: [] })) } : alternative)) }));
+}
+
 /**
  * The FTS5 MATCH expression of the groups: all of them (`all`, keyword mode) or any of them (the lexical arm of
  * hybrid, ranked by BM25 so that more matched groups rank higher). Empty when the query holds no searchable word.
