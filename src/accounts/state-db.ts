@@ -1,7 +1,7 @@
-import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { betterSqliteBinding } from '../runtime/executable.ts';
+import { createPrivately } from '../runtime/private-file.ts';
 
 export type StateDb = Database.Database;
 
@@ -16,7 +16,7 @@ const schema = readFileSync(new URL('../../schema/state.sql', import.meta.url), 
  * @example const state = openState('data/state.db');
  */
 export function openState(path: string): StateDb {
-  if (path !== ':memory:') createPrivately(path);
+  createPrivately(path);
   try {
     return configured(new Database(path, { nativeBinding: betterSqliteBinding() }), false);
   } catch (error) {
@@ -25,15 +25,6 @@ export function openState(path: string): StateDb {
       + 'the state database is opened in exclusive mode: other juralite commands wait until the server is restarted');
     return configured(new Database(path, { nativeBinding: betterSqliteBinding() }), true);
   }
-}
-
-/**
- * The state holds client text: its directory is made 0700 and the file 0600 before SQLite opens it (SQLite gives
- * -wal and -shm the database file's mode). A file that exists keeps its mode.
- */
-function createPrivately(path: string): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  closeSync(openSync(path, 'a', 0o600));
 }
 
 /**

@@ -6,6 +6,7 @@ import { registerTextFunctions } from './stored-text.ts';
 import { rebuildCitationEdges } from '../graph/edges.ts';
 import { addSearchDocFilterColumns, SEARCH_INDEX_VERSION, syncSearchIndex, upgradeSearchIndex } from '../search/index-sync.ts';
 import { betterSqliteBinding, vecExtensionFile } from '../runtime/executable.ts';
+import { createPrivately } from '../runtime/private-file.ts';
 
 /** A better-sqlite3 connection to a corpus file (sqlite-vec loaded, corpus schema applied when writable). */
 export type CorpusDb = Database.Database;
@@ -46,6 +47,7 @@ export function corpusSchemaSql(): string {
  */
 export function openCorpus(path: string, options: OpenCorpusOptions = {}): CorpusDb {
   const readonly = options.readonly ?? false;
+  if (!readonly) createPrivately(path);
   const db = new Database(path, { readonly, fileMustExist: readonly, ...bindingOption(options) });
   try {
     // A new corpus is an empty file; anything else must already be one (never write a schema, or even the journal

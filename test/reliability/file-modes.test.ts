@@ -2,7 +2,7 @@
  * What the service writes holds client text and is its own user's alone, whatever the umask: directories 0700, files
  * 0600 (issue 26, 7). `juralite serve`'s data directory and the token it prints: test/cli/serve.test.ts.
  *
- * Guards: src/accounts/state-db.ts (the state's directory and file, and so -wal and -shm), src/uploads/receive.ts
+ * Guards: src/runtime/private-file.ts (a new state or corpus file, its directory, and so -wal and -shm), src/uploads/receive.ts
  * (an upload's file), src/uploads/service.ts (the uploads directory), src/cli/backup.ts (a backup).
  */
 import { test, before, after } from 'node:test';
@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openState } from '../../src/accounts/state-db.ts';
+import { openCorpus } from '../../src/corpus/open.ts';
 import { backupCommand } from '../../src/cli/backup.ts';
 import { receiveUpload } from '../../src/uploads/receive.ts';
 import { stopUploads, uploadsOf } from '../../src/uploads/service.ts';
@@ -39,6 +40,16 @@ test('a new state database: its directory 0700, state.db, -wal and -shm 0600', (
     assert.deepEqual([join(dir, 'data'), path, `${path}-wal`, `${path}-shm`].map(modeOf), ['700', '600', '600', '600']);
   } finally {
     state.close();
+  }
+});
+
+test('a new corpus file (juralite import, sync, serve): its new directory 0700, the file, -wal and -shm 0600', () => {
+  const path = join(dir, 'corpus', 'corpus.db');
+  const corpus = openCorpus(path);
+  try {
+    assert.deepEqual([join(dir, 'corpus'), path, `${path}-wal`, `${path}-shm`].map(modeOf), ['700', '600', '600', '600']);
+  } finally {
+    corpus.close();
   }
 });
 
