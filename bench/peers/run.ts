@@ -28,7 +28,7 @@ import { exportUnits, lawsCorpus, LAWS_UNITS } from '../laws-corpus.ts';
 import { CONFIDENCE_HEADER, juraliteLawRows, lawQueries } from '../laws-relevance.ts';
 
 const PYTHON = '/usr/bin/python3';
-const XAPIAN_SCRIPT = fileURLToPath(new URL('./xapian-rank.py', import.meta.url));
+const XAPIAN_SCRIPT = fileURLToPath(new URL('./xapian-peer.py', import.meta.url));
 
 /** Installs a Debian package when `present` says it is missing. */
 function ensurePackage(name: string, present: () => boolean): boolean {
@@ -61,7 +61,7 @@ function xapianRanking(docs: PeerDocs, queries: Query[]): { ranked: Map<string, 
   const dir = mkdtempSync(join(tmpdir(), 'juralite-xapian-'));
   try {
     writeFileSync(join(dir, 'queries.json'), JSON.stringify(queries.map((q) => ({ id: q.id, query: q.query }))));
-    execFileSync(PYTHON, [XAPIAN_SCRIPT, docs.path, join(dir, 'queries.json'), join(dir, 'out.json'), docs.fields.join(','),
+    execFileSync(PYTHON, [XAPIAN_SCRIPT, 'rank', docs.path, join(dir, 'queries.json'), join(dir, 'out.json'), docs.fields.join(','),
       join(dir, 'index')], { stdio: 'inherit' });
     const out = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')) as Record<string, string[]> & { _timing_ms: number[] };
     return { ranked: new Map(queries.map((q) => [q.id, out[q.id] ?? []])), timing: out._timing_ms };

@@ -1,7 +1,7 @@
 /**
  * Speed beside Xapian (issue [ranking], targets at 100k over HTTP: keyword p50 <= 5 ms, p95 <= 15 ms; hybrid p50 <=
  * 12 ms, p95 <= 30 ms): the same queries (bench/search-queries.ts) to Xapian with its defaults in its own process
- * (its in-process time, bench/peers/xapian-serve.py) and to GET /decisions/search, interleaved query by query, so the
+ * (its in-process time, bench/peers/xapian-peer.py) and to GET /decisions/search, interleaved query by query, so the
  * ratios hold however this machine's speed drifts. Never part of `npm test`.
  *
  *   node bench/peers/speed.ts --db .tmp/bench-100k.db [--requests 200] [--xapian .tmp/xapian-100k]
@@ -21,7 +21,7 @@ import { httpGet, printTable, searchService, stats, timeInterleaved } from '../l
 import { benchQueries } from '../search-queries.ts';
 
 const PYTHON = '/usr/bin/python3';
-const SCRIPT = fileURLToPath(new URL('./xapian-serve.py', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('./xapian-peer.py', import.meta.url));
 const LEAD = ['Leitsatz', 'Orientierungssatz', 'Tenor'];
 
 const { values } = parseArgs({ options: {
