@@ -18,7 +18,7 @@ import { searchCombined } from '../src/search/combined-search.ts';
 import { hasSharedData } from '../test/helpers/shared-data.ts';
 import { printTable, stats } from './lib.ts';
 import { lawsCorpus } from './laws-corpus.ts';
-import { HEADER, scoreRows, type Query } from './search-relevance.ts';
+import { HEADER, orUnavailable, scoreRows, type Query } from './search-relevance.ts';
 
 interface LawQuery { id: string; kind: 'legal' | 'lay'; query: string; relevant_law_units: string[] }
 
@@ -46,16 +46,6 @@ const unitKey = (law: { title: string; abbreviation: string }) => {
   const unit = /^(?:§|Art\.) \S+/u.exec(law.title)?.[0];
   return unit ? [`${unit} ${law.abbreviation}`] : [];
 };
-
-/** Semantic mode on a corpus without vectors answers 503: null, shown as n/a. */
-async function orUnavailable<T>(run: () => Promise<T>): Promise<T | null> {
-  try {
-    return await run();
-  } catch (error) {
-    if ((error as { code?: string }).code === 'backend_unavailable') return null;
-    throw error;
-  }
-}
 
 /**
  * juralite's rows on a laws set per mode and kind, the confidence table of its law results, and the whole search's
