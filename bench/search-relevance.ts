@@ -71,7 +71,7 @@ export async function scoreRows(engine: string, mode: string, queries: Query[], 
 }
 
 /** Semantic mode on a corpus without vectors answers 503: null, shown as n/a. */
-async function orUnavailable<T>(run: () => Promise<T>): Promise<T | null> {
+export async function orUnavailable<T>(run: () => Promise<T>): Promise<T | null> {
   try {
     return await run();
   } catch (error) {

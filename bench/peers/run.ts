@@ -10,13 +10,14 @@
  *
  * Needs ../shared/data. Installs python3-xapian and postgresql with apt where missing (as root), and says so.
  * Each peer indexes what juralite holds of a decision: its Aktenzeichen, ECLI, title, Leitsatz/Tenor and the rest.
- * With --laws: the judged laws set (bench/search-relevance-laws.json) over the law units of the laws corpus
+ * With --laws: the judged laws sets (the tuning set bench/search-relevance-laws.json and the held-out set
+ * bench/search-relevance-laws-heldout.json; one with --set tuning|heldout) over the law units of the laws corpus
  * (bench/laws-corpus.ts: all 6,877 federal laws), each peer indexing a unit's label ('§ 573 BGB'), its law's title,
- * heading, breadcrumb and text, beside the laws section of juralite's GET /search and its confidence levels.
+ * heading, breadcrumb and text once, beside the laws section of juralite's GET /search and its confidence levels.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -25,7 +26,7 @@ import { printTable, stats } from '../lib.ts';
 import { exportDocs, relevanceCorpus, RELEVANCE_DOCS } from '../relevance-corpus.ts';
 import { HEADER, judgedKeys, judgedSet, juraliteRows, scoreRows, type Query } from '../search-relevance.ts';
 import { exportUnits, lawsCorpus, LAWS_UNITS } from '../laws-corpus.ts';
-import { CONFIDENCE_HEADER, juraliteLawRows, lawQueries } from '../laws-relevance.ts';
+import { chosenLawSets, CONFIDENCE_HEADER, juraliteLawRows, TIMING_HEADER } from '../laws-relevance.ts';
 
 const PYTHON = '/usr/bin/python3';
 const XAPIAN_SCRIPT = fileURLToPath(new URL('./xapian-peer.py', import.meta.url));
@@ -124,7 +125,9 @@ const laws = process.argv.includes('--laws');
 const db = laws ? await lawsCorpus() : await relevanceCorpus();
 const docs: PeerDocs = laws ? { path: LAWS_UNITS, fields: UNIT_FIELDS, count: exportUnits(db), what: 'law units' }
   : { path: RELEVANCE_DOCS, fields: DECISION_FIELDS, count: exportDocs(db), what: 'decisions' };
-const queries = laws ? lawQueries : judgedSet.queries;
+// The laws sets are ranked by each peer in one run over one index, and scored per set.
+const sets: [string, Query[]][] = laws ? chosenLawSets(process.argv) : [['decisions', judgedSet.queries]];
+const queries = sets.flatMap(([, set]) => set);
 console.log(`peer bench: ${queries.length} judged queries over ${docs.count} ${docs.what}, node ${process.version}`);
 // A peer's key is the export's (one per decision); the judged set may name a decision by another of its keys.
 const keysOf = new Map([...judgedKeys(db).values()].map((keys) => [keys.find((k) => k.startsWith('ecli:ECLI') || /^JURA/u.test(k)) ?? keys[0]!, keys]));
@@ -135,21 +138,29 @@ if (!laws) {
     exportKey.set(key, [...new Set([key, ...(keysOf.get(key) ?? [])])]);
   }
 }
-const peerRows = async (engine: string, run: { ranked: Map<string, string[]>; timing: number[] }) => {
-  const rows = await scoreRows(engine, 'OR', queries, async (q) => (run.ranked.get(q.id) ?? []).map((key) => exportKey.get(key) ?? [key]));
+const peerRows = (engine: string, run: { ranked: Map<string, string[]> }, set: Query[]) =>
+  scoreRows(engine, 'OR', set, async (q) => (run.ranked.get(q.id) ?? []).map((key) => exportKey.get(key) ?? [key]));
+const printTiming = (engine: string, run: { timing: number[] }) => {
   const s = stats(run.timing);
   console.log(`${engine}: ${run.timing.length} queries, p50 ${s.p50.toFixed(3)} ms, p95 ${s.p95.toFixed(3)} ms (${engine === 'Xapian' ? 'in-process' : 'client round trip'}, ${docs.count} ${docs.what})`);
-  return rows;
 };
-const rows: (string | number)[][] = [];
-if (!process.argv.includes('--no-xapian') && ensurePackage('python3-xapian', hasXapian)) rows.push(...await peerRows('Xapian', xapianRanking(docs, queries)));
-if (!process.argv.includes('--no-postgres') && ensurePackage('postgresql', () => pgBin() !== null)) rows.push(...await peerRows('PostgreSQL', await postgresRanking(pgBin()!, docs, queries)));
-const juralite = laws ? await juraliteLawRows(db) : await juraliteRows(db, queries);
-rows.push(...juralite.rows);
-console.log('');
-printTable([HEADER, ...rows.sort((a, b) => ['legal', 'lay', 'identifier'].indexOf(String(a[2])) - ['legal', 'lay', 'identifier'].indexOf(String(b[2])))]);
-if (laws) {
-  console.log('\nconfidence levels of the laws section of juralite (top 10; share judged relevant; the first result alone)');
-  printTable([CONFIDENCE_HEADER, ...juralite.confidence]);
+const runs: [string, { ranked: Map<string, string[]>; timing: number[] }][] = [];
+if (!process.argv.includes('--no-xapian') && ensurePackage('python3-xapian', hasXapian)) runs.push(['Xapian', xapianRanking(docs, queries)]);
+if (!process.argv.includes('--no-postgres') && ensurePackage('postgresql', () => pgBin() !== null)) runs.push(['PostgreSQL', await postgresRanking(pgBin()!, docs, queries)]);
+for (const [engine, run] of runs) printTiming(engine, run);
+const byKind = (a: (string | number)[], b: (string | number)[]) => ['legal', 'lay', 'identifier'].indexOf(String(a[2])) - ['legal', 'lay', 'identifier'].indexOf(String(b[2]));
+for (const [set, setQueries] of sets) {
+  const rows: (string | number)[][] = [];
+  for (const [engine, run] of runs) rows.push(...await peerRows(engine, run, setQueries));
+  const lawRun = laws ? await juraliteLawRows(db, setQueries) : null;
+  rows.push(...(lawRun ?? await juraliteRows(db, setQueries)).rows);
+  console.log(laws ? `\n${set} set (${setQueries.length} queries), load ${loadavg().map((l) => l.toFixed(1)).join(' ')}` : '');
+  printTable([HEADER, ...rows.sort(byKind)]);
+  if (lawRun) {
+    console.log(`\nconfidence levels of the laws section of juralite, ${set} set (top 10; share judged relevant; the first result alone)`);
+    printTable([CONFIDENCE_HEADER, ...lawRun.confidence]);
+    console.log(`\njuralite's whole GET /search in-process per query, ${set} set (both sections, limit 10)`);
+    printTable([TIMING_HEADER, ...lawRun.timing]);
+  }
 }
 db.close();

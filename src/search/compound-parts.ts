@@ -5,7 +5,7 @@
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { tokenize } from './analyze.ts';
-import type { QueryTerm, TermGroup } from './query.ts';
+import type { Alternative, QueryTerm, TermGroup } from './query.ts';
 
 const SPLIT_MIN = 9;
 const PART_MIN = 4;
@@ -39,11 +39,13 @@ export function compoundParts(db: Database.Database, table: string, word: string
 }
 
 /**
- * The groups with each rare compound word also matched by its parts together (an alternative of its group).
+ * The groups with each rare compound word also matched by its parts together (an alternative of its group): anywhere
+ * in the unit, or with `near` within six words of each other ('Anspruch auf den Pflichtteil', 'Kündigung durch den
+ * Vermieter'; as an FTS5 NEAR group, the form a norm alternative takes).
  *
- * @example splitCompounds(db, 'law_units_fts', wordGroups(db, 'Pflichtteilsanspruch'), 'Pflichtteilsanspruch')
+ * @example splitCompounds(db, 'law_units_fts', wordGroups(db, 'Pflichtteilsanspruch'), 'Pflichtteilsanspruch', false)
  */
-export function splitCompounds(db: Database.Database, table: string, groups: TermGroup[], query: string): TermGroup[] {
+export function splitCompounds(db: Database.Database, table: string, groups: TermGroup[], query: string, near: boolean): TermGroup[] {
   const words = new Map(tokenize(query).map((token) => [token.stem, token.word]));
   return groups.map((group) => {
     const single = group.alternatives.length === 1 && group.alternatives[0]!.kind === 'words' && group.alternatives[0]!.terms.length === 1
@@ -52,6 +54,7 @@ export function splitCompounds(db: Database.Database, table: string, groups: Ter
     const parts = word ? compoundParts(db, table, word) : null;
     if (!parts) return group;
     const terms: QueryTerm[] = parts.map((stem) => ({ stem, prefix: false, compounds: [] }));
-    return { alternatives: [...group.alternatives, { kind: 'words', terms }] };
+    const split: Alternative = near ? { kind: 'norm', stems: parts } : { kind: 'words', terms };
+    return { alternatives: [...group.alternatives, split] };
   });
 }

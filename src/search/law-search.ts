@@ -165,8 +165,9 @@ export function searchLaws(db: Database.Database, options: {
   /** Whether units the decisions cite may join the section without matching (not in keyword mode). */
   joinCited?: boolean;
 }): LawSection {
-  // Outside keyword mode a rare compound also matches by its parts ('Pflichtteilsanspruch': Pflichtteil, Anspruch).
-  const groups = options.all ? options.groups : splitCompounds(db, 'law_units_fts', options.groups, options.query);
+  // A rare compound also matches by its parts together ('Pflichtteilsanspruch': Pflichtteil and Anspruch); in keyword
+  // mode too, where the parts stand for the required word only within six words of each other.
+  const groups = splitCompounds(db, 'law_units_fts', options.groups, options.query, options.all);
   const expression = matchExpression(groups, options.all);
   const candidates = new Map<number, Candidate>();
   // The words as typed first: their matches score by their BM25 share of the best; the matches of the widened forms

@@ -91,6 +91,21 @@ test('laws section: keyword mode lists only units holding every word (the bridge
   assert.deepEqual(found.map((law) => law.unit).sort(), ['Art. 1 SaatEigVÄndV', '§ 1 SaatEigV', '§ 2 SaatEigV'].sort());
 });
 
+test('laws section: keyword mode matches a rare compound by its parts together, and only units holding both', async (t) => {
+  const db = await lawsCorpus(t);
+  // No unit says 'Vermieterkündigung'; § 573 BGB says 'Vermieter' and 'Kündigung'. The word stays required: each unit
+  // listed holds both parts (or the word itself).
+  const answer = await searchCombined(db, { query: 'Vermieterkündigung', mode: 'keyword', limit: 10, bridge: false });
+  const units = answer.sections.laws.map((law) => `${/^(?:§|Art\.) \S+/u.exec(law.title)?.[0]} ${law.abbreviation}`);
+  assert.ok(units.slice(0, 3).includes('§ 573 BGB'), units.join(', '));
+  const [vermieter, kuendigung] = [tokenize('Vermieter')[0]!.stem, tokenize('Kündigung')[0]!.stem];
+  for (const law of answer.sections.laws) {
+    const text = db.prepare('SELECT text FROM law_units WHERE id = ?').pluck().get(law.id) as string;
+    const held = tokenize(`${law.title} ${text}`).map((token) => token.stem);
+    assert.ok([vermieter, kuendigung].every((stem) => held.some((h) => h.startsWith(stem))), law.title);
+  }
+});
+
 test('laws section: a rare compound matches by its parts; confidence high only for a first unit well ahead', async (t) => {
   const db = await lawsCorpus(t);
   assert.deepEqual(compoundParts(db, 'law_units_fts', 'Vermieterkündigung'), [tokenize('Vermieter')[0]!.stem, tokenize('Kündigung')[0]!.stem]);
