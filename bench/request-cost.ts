@@ -210,16 +210,24 @@ const pageOf = async (root: string) => {
   const { openCorpus } = await import(pathToFileURL(join(root, 'src/corpus/open.ts')).href);
   const db = openCorpus(values.db, { readonly: true });
   const rankings = pageQueries.map((query) => search.rankDecisions(db, { query, mode: 'keyword', bridge: true, depth: 20 }, true));
-  return { db, run: (index: number) => db.transaction(() => {
+  // Session 17 keeps decompressed texts across pages (src/search/page-texts.ts): `cold` forgets them before a page.
+  const texts = await import(pathToFileURL(join(root, 'src/search/page-texts.ts')).href).catch(() => null);
+  return { db, dropTexts: () => texts?.dropPageTexts(db), run: (index: number) => db.transaction(() => {
     const items = search.pageItems(db, rankings[index], 0, 20, false);
     return [items, cited.frequentlyCitedByResults(db, items.map((item: { id: string }) => item.id))];
   })() };
 };
-const pages = [await pageOf(resolve('.')), ...(values.before ? [await pageOf(resolve(values.before))] : [])];
+const current = await pageOf(resolve('.'));
+const pages = [
+  { label: 'this tree, texts not kept from earlier pages', ...current, cold: true },
+  { label: 'this tree, texts kept from earlier pages', ...current, cold: false },
+  ...(values.before ? [{ label: 'before', ...await pageOf(resolve(values.before)), cold: false }] : []),
+];
 const pageSamples = pages.map((): number[] => []);
 for (let pass = 0; pass < 3; pass++) {
   for (let index = 0; index < pageQueries.length; index++) {
     for (const [tree, page] of (index % 2 === 0 ? pages.entries() : [...pages.entries()].reverse())) {
+      if (page.cold) page.dropTexts();
       const started = performance.now();
       page.run(index);
       // The first pass reads the pages into the cache and warms the code: untimed.
@@ -227,15 +235,15 @@ for (let pass = 0; pass < 3; pass++) {
     }
   }
 }
-const pageRows: (string | number)[][] = [['page of a keyword search, in-process (20 results)', 'p50 ms', 'p95 ms', 'x this tree p50']];
-const pageBase = stats(pageSamples[0]).p50;
-for (const [tree, label] of ['this tree', 'before'].slice(0, pages.length).entries()) {
+const pageRows: (string | number)[][] = [['page of a keyword search, in-process (20 results)', 'p50 ms', 'p95 ms', `x ${pages.at(-1)!.label} p50`]];
+const pageBase = stats(pageSamples[pages.length - 1]).p50;
+for (const [tree, { label }] of pages.entries()) {
   const s = stats(pageSamples[tree]);
   pageRows.push([label, s.p50, s.p95, (s.p50 / pageBase).toFixed(2)]);
 }
-console.log(`\n${pageQueries.length} keyword queries, each page built twice per tree, interleaved`);
+console.log(`\n${pageQueries.length} keyword queries, each page built twice per measure after an untimed pass, interleaved`);
 printTable(pageRows);
-for (const page of pages) page.db.close();
+for (const page of new Set(pages.map((item) => item.db))) page.close();
 
 for (const server of [bare, h3BareServer.server, h3EdgeServer.server]) {
   server.closeAllConnections();
