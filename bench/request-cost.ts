@@ -245,6 +245,40 @@ console.log(`\n${pageQueries.length} keyword queries, each page built twice per 
 printTable(pageRows);
 for (const page of new Set(pages.map((item) => item.db))) page.close();
 
+// A new keyword query (nothing kept: the answer cache and the page texts emptied first) three ways, interleaved, on
+// this tree's serving connection: the search alone, the metered operation (execute()), and over HTTP. The differences
+// are the request's fixed cost around a real search.
+const { clearAnswers } = await import('../src/search/answer-cache.ts');
+const { searchDecisions } = await import('../src/search/decision-search.ts');
+const { dropPageTexts } = await import('../src/search/page-texts.ts');
+const servedCorpus = after.services.corpus!;
+const forget = () => {
+  clearAnswers(servedCorpus);
+  dropPageTexts(servedCorpus);
+};
+const newQueries = benchQueries(150).legal;
+const newQuery: [string, (query: string) => unknown][] = [
+  ['search alone (searchDecisions), in-process', (query) => { forget(); return searchDecisions(servedCorpus, { query, mode: 'keyword', limit: 20, page: 1, bridge: true }); }],
+  ['execute() search, no HTTP', (query) => { forget(); return after.execute(after.operation('search_decisions'), { authorization: after.caller(), args: { query, mode: 'keyword' } }, after.services); }],
+  ['HTTP GET /decisions/search', (query) => { forget(); return ok(httpGet(searchUrl(after.url, query), { authorization: after.caller() })); }],
+];
+const newSamples = newQuery.map((): number[] => []);
+for (const [index, query] of newQueries.entries()) {
+  for (const [measure, [, run]] of newQuery.entries()) {
+    const started = performance.now();
+    await run(query);
+    if (index >= 20) newSamples[measure].push(performance.now() - started);
+  }
+}
+const newRows: (string | number)[][] = [['new keyword query, this tree (nothing kept)', 'p50 ms', 'p95 ms', 'x search alone p50']];
+const newBase = stats(newSamples[0]).p50;
+for (const [measure, [name]] of newQuery.entries()) {
+  const s = stats(newSamples[measure]);
+  newRows.push([name, s.p50, s.p95, (s.p50 / newBase).toFixed(2)]);
+}
+console.log(`\n${newQueries.length - 20} keyword queries (after 20 untimed), interleaved query by query`);
+printTable(newRows);
+
 for (const server of [bare, h3BareServer.server, h3EdgeServer.server]) {
   server.closeAllConnections();
   server.close();
