@@ -33,15 +33,30 @@ export function requestIdOf(incoming: string | null): string {
   return incoming !== null && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
+/** Lines wait until this many bytes are buffered (about 12 lines) or LOG_FLUSH_MS has passed, whichever is first. */
+export const LOG_BUFFER_BYTES = 4096;
+/** The longest a written line waits in the buffer before it leaves (a quiet server's lines still appear at once). */
+export const LOG_FLUSH_MS = 1000;
+
+/**
+ * Where the access log writes by default (stdout, fd 1): asynchronously and buffered, so that a request does not cost
+ * a write of its own (one write per line was a tenth of a cheap request's time: bench/README, Session 17); lines
+ * leave once 4 KB are buffered, at most a second after they were logged, and pino writes what is left when the
+ * process exits. At most 16 MB wait for a slow reader.
+ *
+ * @example pino(pino.destination(bufferedLogDestination('/dev/null')))
+ */
+export function bufferedLogDestination(dest: number | string = 1) {
+  return { dest, sync: false, minLength: LOG_BUFFER_BYTES, periodicFlush: LOG_FLUSH_MS, maxLength: 16 * 1024 * 1024 };
+}
+
 /**
  * The access logger: JSON lines on `destination` (stdout by default), or readable lines where `format` is pretty.
  *
  * @example const log = createAccessLog({ level: 'info', format: process.stdout.isTTY ? 'pretty' : 'json' });
  */
 export function createAccessLog(options: { level: Level | 'silent'; format: LogFormat; destination?: DestinationStream }): Logger {
-  // Written asynchronously: under load the lines of many requests leave in one write (a write per line cost more
-  // than the rest of the bookkeeping); pino writes what is left on exit. At most 16 MB wait for a slow reader.
-  const out = options.destination ?? pino.destination({ dest: 1, sync: false, maxLength: 16 * 1024 * 1024 });
+  const out = options.destination ?? pino.destination(bufferedLogDestination());
   return pino({
     level: options.level,
     // No pid or hostname on every line: the service is one process, and its supervisor knows the host.

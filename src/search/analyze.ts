@@ -87,24 +87,37 @@ function surfaceOf(stem: string): string {
     .replace(/a/gu, '[aä]').replace(/o/gu, '[oö]').replace(/u/gu, '[uü]');
 }
 
-const startingWith = new Map<string, RegExp>();
+const startingWith = new Map<string, RegExp | null>();
+/** The pattern of a prefix list already seen, by the list itself: a result page asks with one list for every chunk. */
+const patternOfList = new WeakMap<readonly string[], RegExp | null>();
+
+/** The pattern finding words that begin with one of `prefixes` (null: none usable), compiled once per list. */
+function startingWithPattern(prefixes: readonly string[]): RegExp | null {
+  let pattern = patternOfList.get(prefixes);
+  if (pattern !== undefined) return pattern;
+  const usable = [...new Set(prefixes)].filter((prefix) => prefix.length > 0).sort((a, b) => b.length - a.length);
+  const key = usable.join('\u0000');
+  pattern = startingWith.get(key);
+  if (pattern === undefined) {
+    if (startingWith.size >= 256) startingWith.clear();
+    pattern = usable.length === 0 ? null : new RegExp(`(?<![\\p{L}\\p{N}])(?:${usable.map(surfaceOf).join('|')})[\\p{L}\\p{N}]*`, 'giu');
+    startingWith.set(key, pattern);
+  }
+  patternOfList.set(prefixes, pattern);
+  return pattern;
+}
 
 /**
  * The tokens of `text` whose folded words begin with one of `prefixes`: tokenize(text) without the words that cannot
  * answer them, found without analysing every word (snippets of a result page read some 60 passages).
  */
 export function tokensStartingWith(text: string, prefixes: readonly string[]): Token[] {
-  const usable = [...new Set(prefixes)].filter((prefix) => prefix.length > 0).sort((a, b) => b.length - a.length);
-  if (usable.length === 0) return [];
-  const key = usable.join('\u0000');
-  let pattern = startingWith.get(key);
-  if (!pattern) {
-    if (startingWith.size >= 256) startingWith.clear();
-    pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${usable.map(surfaceOf).join('|')})[\\p{L}\\p{N}]*`, 'giu');
-    startingWith.set(key, pattern);
-  }
+  const pattern = startingWithPattern(prefixes);
+  if (!pattern) return [];
   const tokens: Token[] = [];
-  for (const match of text.matchAll(pattern)) {
+  // exec on the one pattern rather than matchAll, which copies the pattern on every call (a page makes 200 calls).
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
     const entry = analysisOf(match[0].toLowerCase());
     if (entry) tokens.push({ word: entry.word, stem: entry.stem, start: match.index, end: match.index + match[0].length });
   }

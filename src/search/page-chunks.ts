@@ -2,7 +2,8 @@
 // the query's words found in a chunk are found once for both.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
-import { ChunkTextReader } from '../corpus/stored-text.ts';
+import { withTexts } from '../corpus/stored-text.ts';
+import { pageTexts } from './page-texts.ts';
 import type { Token } from './analyze.ts';
 import { termMatcher, type TermGroup, type TermMatcher } from './query.ts';
 import { wordsMatching } from './snippets.ts';
@@ -24,12 +25,19 @@ export class PageChunks {
     const rows = sql<[string], Omit<Passage, 'text'> & { decision_id: string; end_offset: number }>(db, `
       SELECT decision_id, id, section, rn_from, rn_to, start_offset, end_offset FROM chunks
       WHERE decision_id IN (SELECT value FROM json_each(?)) ORDER BY decision_id, position`).all(JSON.stringify(ids));
-    const texts = new ChunkTextReader(db);
+    // Each decision's text decompressed once, or kept from an earlier page (src/search/page-texts.ts).
+    const texts = pageTexts(db, ids);
+    const spans = new Map<string, typeof rows>();
     for (const row of rows) {
-      this.#byDecision.get(row.decision_id)!.push({
-        id: row.id, section: row.section, rn_from: row.rn_from, rn_to: row.rn_to, start_offset: row.start_offset,
-        text: texts.text(row.decision_id, row.start_offset, row.end_offset),
-      });
+      let list = spans.get(row.decision_id);
+      if (!list) spans.set(row.decision_id, list = []);
+      list.push(row);
+    }
+    for (const [decisionId, list] of spans) {
+      const cut = withTexts(texts.get(decisionId) ?? '', list);
+      this.#byDecision.get(decisionId)!.push(...cut.map((row) => ({
+        id: row.id, section: row.section, rn_from: row.rn_from, rn_to: row.rn_to, start_offset: row.start_offset, text: row.text,
+      })));
     }
   }
 

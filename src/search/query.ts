@@ -147,5 +147,6 @@ export function termMatcher(groups: TermGroup[]): TermMatcher {
     }
   }
   const isMatch = (stem: string) => exact.has(stem) || prefixes.some((prefix) => stem.startsWith(prefix));
-  return Object.assign(isMatch, { starts: [...exact, ...prefixes] });
+  // Frozen: tokensStartingWith compiles its pattern once per list (by identity).
+  return Object.assign(isMatch, { starts: Object.freeze([...exact, ...prefixes]) });
 }

@@ -57,6 +57,19 @@ function confidenceOfStems(groups: TermGroup[], stems: Set<string>): Confidence 
 
 interface Paragraph { rn: number; start_offset: number; end_offset: number }
 
+/** The printed paragraphs (Randnummern) of decisions, by decision (`ids`: a JSON array). */
+function paragraphsOf(db: Database.Database, ids: string): Map<string, Paragraph[]> {
+  const byDecision = new Map<string, Paragraph[]>();
+  const rows = sql<[string], Paragraph & { decision_id: string }>(db, `SELECT decision_id, rn, start_offset, end_offset
+    FROM decision_randnummern WHERE decision_id IN (SELECT value FROM json_each(?)) ORDER BY decision_id, position`).all(ids);
+  for (const { decision_id: id, ...paragraph } of rows) {
+    let list = byDecision.get(id);
+    if (!list) byDecision.set(id, list = []);
+    list.push(paragraph);
+  }
+  return byDecision;
+}
+
 /** The Randnummer whose paragraph holds a code-point offset of the decision text, or null (none printed there). */
 function rnAt(paragraphs: Paragraph[], offset: number): number | null {
   return paragraphs.find((p) => p.start_offset <= offset && p.end_offset > offset)?.rn ?? null;
@@ -76,9 +89,8 @@ export function decisionItems(db: Database.Database, ranked: RankedDecision[], g
   const ids = JSON.stringify(ranked.map((entry) => entry.decision_id));
   const rows = new Map(sql<[string], DecisionRow>(db, `SELECT id, aktenzeichen, court, date, document_kind, title FROM decisions
     WHERE id IN (SELECT value FROM json_each(?))`).all(ids).map((row) => [row.id, row]));
-  // A decision's printed paragraphs, read once for its three snippets.
-  const paragraphs = sql<[string], Paragraph>(db,
-    'SELECT rn, start_offset, end_offset FROM decision_randnummern WHERE decision_id = ?');
+  // The printed paragraphs of the page's decisions, in one statement (one per decision cost 20 statements a page).
+  const paragraphs = paragraphsOf(db, ids);
   const items: DecisionItem[] = [];
   for (const entry of ranked) {
     const row = rows.get(entry.decision_id);
@@ -86,7 +98,7 @@ export function decisionItems(db: Database.Database, ranked: RankedDecision[], g
     const passages = entry.chunks.map((id) => held.find((chunk) => chunk.id === id)).filter((c) => c !== undefined);
     if (!row || passages.length === 0) continue;
     const cut = passages.map((c) => (entry.exact ? snippetAround(c.text, entry.exact) : snippetOfMatches(c.text, page.matches(c))));
-    const printed = passages.some((c) => c.rn_from !== null) ? paragraphs.all(row.id) : [];
+    const printed = passages.some((c) => c.rn_from !== null) ? paragraphs.get(row.id) ?? [] : [];
     const snippets = passages.map((c, i) => passageSnippet(printed, c, cut[i]));
     const best = passages[0];
     items.push({

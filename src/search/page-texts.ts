@@ -1,0 +1,58 @@
+// The decision texts result pages cut their chunks from, kept decompressed per corpus connection: a text costs a zstd
+// decompression each time it is read (some 35 µs for 11 KB, most of it Node's per-call set-up, two thirds of a page's
+// 20 decisions' reading), and the decisions a search shows recur across queries (the leading decisions of a matter).
+// Kept only for the state of the corpus they were read from, as the answer cache is (any commit to the file empties
+// it); bounded by characters, the least recently used going first.
+import type Database from 'better-sqlite3';
+import { decisionText } from '../corpus/stored-text.ts';
+import { corpusVersion } from './answer-cache.ts';
+
+/** Characters kept per connection (up to about 16 MB; a generated decision has some 11,000). */
+export const PAGE_TEXT_CHARS = 8_000_000;
+
+interface Kept { version: string; texts: Map<string, string>; chars: number }
+const kept = new WeakMap<Database.Database, Kept>();
+
+/**
+ * The texts of decisions `ids` as the corpus holds them now (an id naming no decision is absent), decompressing
+ * only those not kept from an earlier page. Call inside the read transaction the page is read in.
+ *
+ * @example const texts = pageTexts(db, ['3f2c…', '9a41…']); texts.get('3f2c…')
+ */
+export function pageTexts(db: Database.Database, ids: readonly string[], limit = PAGE_TEXT_CHARS): Map<string, string> {
+  const version = corpusVersion(db);
+  let cache = kept.get(db);
+  if (!cache || cache.version !== version) kept.set(db, cache = { version, texts: new Map(), chars: 0 });
+  const texts = new Map<string, string>();
+  for (const id of ids) {
+    let text = cache.texts.get(id);
+    if (text !== undefined) {
+      // Most recently used last.
+      cache.texts.delete(id);
+      cache.texts.set(id, text);
+    } else {
+      text = decisionText(db, id);
+      if (text === undefined) continue;
+      keep(cache, id, text, limit);
+    }
+    texts.set(id, text);
+  }
+  return texts;
+}
+
+/** Forgets the texts kept for `db` (benchmarks measuring pages of decisions not seen before). */
+export const dropPageTexts = (db: Database.Database): void => { kept.delete(db); };
+
+/** How many texts the connection keeps now (for tests). */
+export const keptTexts = (db: Database.Database): number => kept.get(db)?.texts.size ?? 0;
+
+function keep(cache: Kept, id: string, text: string, limit: number): void {
+  if (text.length > limit) return;
+  cache.texts.set(id, text);
+  cache.chars += text.length;
+  for (const [oldest, dropped] of cache.texts) {
+    if (cache.chars <= limit) break;
+    cache.texts.delete(oldest);
+    cache.chars -= dropped.length;
+  }
+}
