@@ -78,18 +78,21 @@ export class BitIndex {
   nearest(db: Database.Database, query: Uint8Array, k: number, filter: KnnFilter): number[] {
     const distances = this.#bits.distancesTo(query);
     const histogram = new Uint32Array(this.#maxBits + 1);
+    const n = this.size;
     const { courts, branch, kind, dayFrom, dayTo } = filter;
     if (courts === null && branch === null && kind === null && dayFrom === null && dayTo === null && filter.vecIds === null) {
-      for (let i = 0; i < this.size; i++) histogram[distances[i]]++;
+      for (let i = 0; i < n; i++) histogram[distances[i]]++;
     } else {
+      // The columns as locals: the loop runs once per vector.
+      const [courtOf, branchOf, kindOf, dayOf, vecIdOf] = [this.#courts, this.#branches, this.#kinds, this.#days, this.#vecIds];
       const courtMask = courts && maskOf(courts);
       const vecMask = filter.vecIds && maskOf(sql<unknown[], { vec_id: number }>(db, filter.vecIds.sql)
         .all(...filter.vecIds.params).map((row) => row.vec_id));
       const [from, to] = [dayFrom ?? -Infinity, dayTo ?? Infinity];
-      for (let i = 0; i < this.size; i++) {
-        const passes = (courtMask === null || courtMask[this.#courts[i]] === 1)
-          && (branch === null || this.#branches[i] === branch) && (kind === null || this.#kinds[i] === kind)
-          && this.#days[i] >= from && this.#days[i] <= to && (vecMask === null || vecMask[this.#vecIds[i]] === 1);
+      for (let i = 0; i < n; i++) {
+        const passes = (courtMask === null || courtMask[courtOf[i]] === 1)
+          && (branch === null || branchOf[i] === branch) && (kind === null || kindOf[i] === kind)
+          && dayOf[i] >= from && dayOf[i] <= to && (vecMask === null || vecMask[vecIdOf[i]] === 1);
         if (passes) histogram[distances[i]]++;
         else distances[i] = EXCLUDED;
       }
@@ -100,7 +103,7 @@ export class BitIndex {
     while (cut <= this.#maxBits && below + histogram[cut] < k) below += histogram[cut++];
     let ties = k - below;
     const found: number[] = [];
-    for (let i = 0; i < this.size && found.length < k; i++) {
+    for (let i = 0; i < n && found.length < k; i++) {
       const distance = distances[i];
       if (distance < cut || (distance === cut && ties-- > 0)) found.push(i);
     }
