@@ -3,14 +3,16 @@
  * (src/search/bit-index.ts), per corpus, interleaved query by query so their ratio holds on a machine whose speed
  * drifts:
  *
- *   node bench/vector-scan.ts --db /work/main/.tmp/bench-100k.db --db /work/main/.tmp/scale/scale-500000.db [--queries 150]
+ *   node bench/vector-scan.ts --db /work/main/.tmp/bench-100k.db --db /work/main/.tmp/scale/scale-500000.db [--queries 150] [--http]
  *
  * Each corpus is opened read-only. Per corpus: building the index (time, MB held, the process's resident memory
  * before and after); per filter, vec0's scan and the index's (k = 80, the vector arm's candidates), their ratio and
  * how many of their lists were identical (vec_ids in order); then where the whole arm's time goes: the query's
  * embedding, reading the bit chunks alone (SQL, what vec0 reads before any distance), the scan, the float
  * re-ranking (80 vectors read from search_vectors) and semanticArm as served, and a reciprocal rank fusion of a
- * lexical pool of 200 with the 80. Queries: bench/search-queries.ts (mixed), the same in every row.
+ * lexical pool of 200 with the 80. Queries: bench/search-queries.ts (mixed), the same in every row. --http adds
+ * GET /decisions/search in hybrid and semantic mode through a served corpus (read-only, as `juralite serve` opens it),
+ * each query with the bit index and with vec0's query, interleaved, the answer cache emptied before each.
  */
 import { parseArgs } from 'node:util';
 import { loadavg } from 'node:os';
@@ -20,12 +22,15 @@ import { semanticArm, VECTOR_CANDIDATES } from '../src/search/semantic.ts';
 import { filterSql, type DecisionFilters } from '../src/search/filters.ts';
 import { entriesOf, reciprocalRankFusion } from '../src/search/fusion.ts';
 import { blobFloats, dot, signBits } from '../src/search/vector-math.ts';
-import { currentBitIndex, dropBitIndex } from '../src/search/bit-index.ts';
+import { currentBitIndex, dropBitIndex, withoutBitIndex } from '../src/search/bit-index.ts';
+import { clearAnswers } from '../src/search/answer-cache.ts';
 import { knnFilter, vec0Nearest, VEC_TABLE } from '../src/search/vector-store.ts';
 import { benchQueries } from './search-queries.ts';
-import { printTable, stats, timeEach, timeInterleaved } from './lib.ts';
+import { httpGet, printTable, searchService, stats, timeEach, timeInterleaved } from './lib.ts';
 
-const { values } = parseArgs({ options: { db: { type: 'string', multiple: true }, queries: { type: 'string', default: '150' } } });
+const { values } = parseArgs({ options: {
+  db: { type: 'string', multiple: true }, queries: { type: 'string', default: '150' }, http: { type: 'boolean', default: false },
+} });
 if (!values.db?.length) {
   console.error('usage: node bench/vector-scan.ts --db CORPUS [--db CORPUS ...] [--queries N]');
   process.exit(2);
@@ -102,4 +107,25 @@ for (const path of values.db) {
   printTable(parted);
   console.log(`load after: ${load()}`);
   db.close();
+  if (values.http) await overHttp(path);
+}
+
+/** Hybrid and semantic GET /decisions/search through a served corpus, with the bit index and with vec0's query. */
+async function overHttp(path: string): Promise<void> {
+  const { corpus, url, authorization, close } = await searchService(path);
+  const get = (mode: string) => async (query: string) => {
+    clearAnswers(corpus);
+    const response = await httpGet(`${url}/api/v1/decisions/search?${new URLSearchParams({ query, mode })}`, { authorization: authorization() });
+    if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${response.body.slice(0, 300)}`);
+  };
+  const table: (string | number)[][] = [['GET /decisions/search', 'vec0 p50 ms', 'vec0 p95', 'bit index p50 ms', 'bit index p95', 'vec0 / index p50']];
+  for (const mode of ['hybrid', 'semantic']) {
+    const [vec0, ours] = await timeInterleaved(benchQueries(Number(values.queries)).mixed, [
+      (query) => withoutBitIndex(corpus, () => get(mode)(query)), get(mode)], 5);
+    const [a, b] = [stats(vec0), stats(ours)];
+    table.push([`${mode}, new query, HTTP`, a.p50, a.p95, b.p50, b.p95, `${(a.p50 / b.p50).toFixed(1)}x`]);
+  }
+  printTable(table);
+  console.log(`load after: ${load()}`);
+  close();
 }

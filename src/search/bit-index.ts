@@ -134,6 +134,7 @@ const held = new WeakMap<Database.Database, Held>();
  * tables are not laid out as this code reads them, or a rebuild is not due yet while the file keeps changing).
  */
 export function currentBitIndex(db: Database.Database, table: string): BitIndex | null {
+  if (vec0Only.has(db)) return null;
   const version = corpusVersion(db);
   const last = held.get(db);
   if (last?.version === version) return last.index;
@@ -144,6 +145,18 @@ export function currentBitIndex(db: Database.Database, table: string): BitIndex 
   const builtAt = performance.now();
   held.set(db, { version, index, builtAt, buildMs: builtAt - started });
   return index;
+}
+
+const vec0Only = new WeakSet<Database.Database>();
+
+/** Runs `work` with vec0's query answering on this connection (benchmarks put both paths side by side with it). */
+export async function withoutBitIndex<T>(db: Database.Database, work: () => Promise<T>): Promise<T> {
+  vec0Only.add(db);
+  try {
+    return await work();
+  } finally {
+    vec0Only.delete(db);
+  }
 }
 
 /** The index held for a connection now, if any (tests, benchmarks). */
