@@ -99,8 +99,8 @@ test('the bit index gives vec0\'s list (same neighbours, same order, ties includ
     assert.deepEqual(index.nearest(db, probe, k, filter), expected.slice(0, k), JSON.stringify({ k, chosen }));
     // Equal distances across the k-th place: which of them make the list is the tie rule's to decide.
     if (expected.length > k && distance(probe, expected[k - 1]) === distance(probe, expected[k])) ties++;
-  }), { numRuns: 250, seed: 4242 });
-  assert.ok(ties > 40, `${ties} runs with equal distances across the k-th place`);
+  }), { numRuns: 150, seed: 4242 });
+  assert.ok(ties > 25, `${ties} runs with equal distances across the k-th place`);
 });
 
 test('an import that adds or removes a vector is seen by the next search; the index follows the file', async (t) => {
