@@ -2,7 +2,7 @@
 // its sign bits live in the vec0 table search_vec, whose brute-force Hamming scan finds the candidates (sqlite-vec
 // 0.1 has no ANN index; floats would take ~60 ms at 100k). The vec0 table carries court, branch, document kind and
 // date as integer metadata, so those filters act inside the KNN scan, never after it; cited_norm narrows by rowid.
-// A serving connection scans a copy of those bits in memory (bit-index.ts: the same neighbours, 30x faster at 500k).
+// A serving connection scans a copy of those bits in memory (bit-index.ts: the same neighbours, 20-40x faster at 500k).
 // search_vec is created here, not in schema/corpus.sql: its width is the embedder's.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
