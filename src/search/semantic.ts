@@ -1,5 +1,5 @@
-// The vector arm: the decisions nearest to the query vector (src/search/vector-store.ts: bit candidates in vec0 with
-// the filters inside the scan, float re-ranking), and the passages that represent a decision found this way. A corpus
+// The vector arm: the decisions nearest to the query vector (src/search/vector-store.ts: bit candidates from the bit
+// index in memory or vec0, the filters inside the scan, float re-ranking), and the passages that represent a decision found this way. A corpus
 // without vectors gives an unavailable arm: semantic answers 503, hybrid runs without it. Never a fake neighbour list.
 import type Database from 'better-sqlite3';
 import { backendUnavailable } from '../errors.ts';

@@ -1,14 +1,15 @@
 // Decision vectors: one per decision. The float vector (centered, unit length) lives in search_vectors and re-ranks;
 // its sign bits live in the vec0 table search_vec, whose brute-force Hamming scan finds the candidates (sqlite-vec
-// 0.1 has no ANN index: bits scan 100k decisions in a few milliseconds, floats take ~60 ms). The vec0 table carries
-// court, branch, document kind and date as integer metadata, so those filters act inside the KNN scan, never after
-// it; cited_norm narrows by rowid. search_vec is created here, not in schema/corpus.sql: its width is the
-// embedder's.
+// 0.1 has no ANN index; floats would take ~60 ms at 100k). The vec0 table carries court, branch, document kind and
+// date as integer metadata, so those filters act inside the KNN scan, never after it; cited_norm narrows by rowid.
+// A serving connection scans a copy of those bits in memory (bit-index.ts: the same neighbours, 20-40x faster at 500k).
+// search_vec is created here, not in schema/corpus.sql: its width is the embedder's.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { BRANCHES } from '../corpus/courts.ts';
 import { DOCUMENT_TYPES } from '../operations/schemas.ts';
 import { citedNormCondition, type DecisionFilters } from './filters.ts';
+import { currentBitIndex, type KnnFilter } from './bit-index.ts';
 import { blobFloats, dot, floatBlob, signBits } from './vector-math.ts';
 
 export const VEC_TABLE = 'search_vec';
@@ -99,61 +100,74 @@ export function decisionsWithoutVector(db: Database.Database, limit: number, aft
 
 export interface VectorHit { decision_id: string; similarity: number }
 
-/** The KNN constraints for the filters: metadata columns, and a rowid set for cited_norm. Null: nothing can match. */
-function knnConstraints(db: Database.Database, filters: DecisionFilters): { where: string; params: unknown[] } | null {
-  const where: string[] = [];
-  const params: unknown[] = [];
+/** The filters as the KNN scan applies them: court ids, codes, day bounds, a vec_id query for cited_norm. Null: nothing can match. */
+export function knnFilter(db: Database.Database, filters: DecisionFilters): KnnFilter | null {
+  let courts: number[] | null = null;
   if (filters.court !== undefined) {
-    const ids = sql<[string, string], { id: number }>(db, `SELECT s.id FROM courts c JOIN search_courts s ON s.code = c.code
+    courts = sql<[string, string], { id: number }>(db, `SELECT s.id FROM courts c JOIN search_courts s ON s.code = c.code
       WHERE c.code = ? COLLATE NOCASE OR c.name = ? COLLATE NOCASE`).all(filters.court.trim(), filters.court.trim()).map((row) => row.id);
-    if (ids.length === 0) return null;
-    // One court (the usual case) as an equality: vec0 evaluates it faster than IN.
-    where.push(ids.length === 1 ? 'court = ?' : `court IN (${ids.map(() => '?').join(', ')})`);
-    params.push(...ids.map(BigInt));
-  }
-  if (filters.branch !== undefined) {
-    where.push('branch = ?');
-    params.push(BigInt(branchCode(filters.branch)));
-  }
-  if (filters.document_type !== undefined) {
-    where.push('kind = ?');
-    params.push(BigInt(kindCode(filters.document_type)));
+    if (courts.length === 0) return null;
   }
   // A decision without a date (day 0) fails every date bound, as `d.date >= ?` fails on NULL.
-  if (filters.date_from !== undefined || filters.date_to !== undefined) {
-    where.push('day >= ?');
-    params.push(BigInt(Math.max(1, filters.date_from ? dayOf(filters.date_from) : 1)));
-  }
-  if (filters.date_to !== undefined) {
-    where.push('day <= ?');
-    params.push(BigInt(dayOf(filters.date_to)));
-  }
-  if (filters.cited_norm !== undefined) {
-    const norm = citedNormCondition(filters.cited_norm);
-    where.push(`rowid IN (SELECT v.vec_id FROM search_vectors v WHERE v.decision_id IN (${norm.sql}))`);
-    params.push(...norm.params);
-  }
-  return { where: where.map((condition) => ` AND ${condition}`).join(''), params };
+  const dated = filters.date_from !== undefined || filters.date_to !== undefined;
+  const norm = filters.cited_norm === undefined ? null : citedNormCondition(filters.cited_norm);
+  return {
+    courts,
+    branch: filters.branch === undefined ? null : branchCode(filters.branch),
+    kind: filters.document_type === undefined ? null : kindCode(filters.document_type),
+    dayFrom: dated ? Math.max(1, filters.date_from ? dayOf(filters.date_from) : 1) : null,
+    dayTo: filters.date_to === undefined ? null : dayOf(filters.date_to),
+    vecIds: norm && { sql: `SELECT v.vec_id FROM search_vectors v WHERE v.decision_id IN (${norm.sql})`, params: norm.params },
+  };
 }
 
 /**
- * The decisions nearest to `query` (centered, unit length): `candidates` by Hamming distance of the sign bits inside
- * the vec0 scan (filters applied there), re-ranked by the cosine of the float vectors.
+ * The vec_ids nearest to `bits` by sqlite-vec's own KNN query, the filters as metadata constraints inside its scan (the
+ * path of a file whose vec0 tables the bit index does not read, and the reference the bit index is tested against).
+ */
+export function vec0Nearest(db: Database.Database, bits: Uint8Array, k: number, filter: KnnFilter): number[] {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (filter.courts) {
+    // One court (the usual case) as an equality: vec0 evaluates it faster than IN.
+    where.push(filter.courts.length === 1 ? 'court = ?' : `court IN (${filter.courts.map(() => '?').join(', ')})`);
+    params.push(...filter.courts.map(BigInt));
+  }
+  const conditions = [['branch = ?', filter.branch], ['kind = ?', filter.kind], ['day >= ?', filter.dayFrom], ['day <= ?', filter.dayTo]] as const;
+  for (const [condition, value] of conditions) {
+    if (value === null) continue;
+    where.push(condition);
+    params.push(BigInt(value));
+  }
+  if (filter.vecIds) {
+    where.push(`rowid IN (${filter.vecIds.sql})`);
+    params.push(...filter.vecIds.params);
+  }
+  // sqlite-vec refuses integers bound as JavaScript numbers (they bind as REAL): BigInt.
+  return sql(db, `SELECT rowid AS vec_id FROM ${VEC_TABLE} WHERE embedding MATCH vec_bit(?) AND k = ?${where.map((c) => ` AND ${c}`).join('')}`)
+    .all(bits, BigInt(k), ...params).map((row) => Number((row as { vec_id: number | bigint }).vec_id));
+}
+
+/**
+ * The decisions nearest to `query` (centered, unit length): `candidates` by Hamming distance of the sign bits, the
+ * filters applied inside that scan (the connection's bit index, src/search/bit-index.ts, or else vec0's KNN query:
+ * the same list), re-ranked by the cosine of the float vectors.
  *
  * @example nearestDecisions(db, vector, { court: 'BGH' }, 80).hits[0] // { decision_id, similarity }
  */
 export function nearestDecisions(db: Database.Database, query: Float32Array, filters: DecisionFilters, candidates: number):
   { hits: VectorHit[]; scanned: number } {
-  const constraints = knnConstraints(db, filters);
-  if (!constraints) return { hits: [], scanned: 0 };
-  const rows = sql(db, `SELECT rowid AS vec_id FROM ${VEC_TABLE} WHERE embedding MATCH vec_bit(?) AND k = ?${constraints.where}`)
-    .all(signBits(query), BigInt(candidates), ...constraints.params) as { vec_id: number | bigint }[];
+  const filter = knnFilter(db, filters);
+  if (!filter) return { hits: [], scanned: 0 };
+  const bits = signBits(query);
+  const index = currentBitIndex(db, VEC_TABLE);
+  const vecIds = index ? index.nearest(db, bits, candidates, filter) : vec0Nearest(db, bits, candidates, filter);
   const vector = sql<[number], { decision_id: string; vector: Buffer }>(db, 'SELECT decision_id, vector FROM search_vectors WHERE vec_id = ?');
   const hits: VectorHit[] = [];
-  for (const row of rows) {
-    const held = vector.get(Number(row.vec_id));
+  for (const vecId of vecIds) {
+    const held = vector.get(vecId);
     if (held) hits.push({ decision_id: held.decision_id, similarity: dot(query, blobFloats(held.vector)) });
   }
   hits.sort((a, b) => b.similarity - a.similarity || (a.decision_id < b.decision_id ? -1 : 1));
-  return { hits, scanned: rows.length };
+  return { hits, scanned: vecIds.length };
 }
