@@ -55,65 +55,112 @@ CREATE TABLE IF NOT EXISTS decisions (
 CREATE INDEX IF NOT EXISTS decisions_court_date ON decisions(court, date);
 CREATE INDEX IF NOT EXISTS decisions_date ON decisions(date);
 
+-- The integer row of each decision (decisions.id is a UUID). The citation graph (schema 3) and the parts of a decision
+-- below (file numbers, sections, Randnummern, chunks, parsed norms; schema 4) key on it instead of the UUID: 1 to 3
+-- bytes instead of 36 in every row and index entry, a decision's rows side by side in one primary key (WITHOUT ROWID:
+-- one contiguous read), and an import's rows appended at the end of each b-tree instead of scattered over it.
+-- Written with the decision (trigger); a deleted decision takes its row, and the row its parts and edges, with it.
+-- Each part is read through a view under its schema 3 name with decision_id as the UUID: SQLite flattens the view, so
+-- a lookup by UUID finds the decision's row first, then its rows by primary key (EXPLAIN QUERY PLAN). The views take
+-- inserts too (INSTEAD OF triggers); the importer writes the tables (src/ingest/store-decision.ts).
+CREATE TABLE IF NOT EXISTS decision_rows (
+  row INTEGER PRIMARY KEY,
+  id  TEXT NOT NULL UNIQUE REFERENCES decisions(id) ON DELETE CASCADE
+);
+CREATE TRIGGER IF NOT EXISTS decision_rows_insert AFTER INSERT ON decisions
+  BEGIN INSERT OR IGNORE INTO decision_rows (id) VALUES (new.id); END;
+
 -- Every Aktenzeichen of a decision (joined proceedings carry several).
-CREATE TABLE IF NOT EXISTS decision_file_numbers (
-  decision_id  TEXT NOT NULL REFERENCES decisions(id) ON DELETE CASCADE,
+CREATE TABLE IF NOT EXISTS row_file_numbers (
+  decision_row INTEGER NOT NULL REFERENCES decision_rows(row) ON DELETE CASCADE,
   position     INTEGER NOT NULL,
   aktenzeichen TEXT NOT NULL,                  -- as the court writes it: 'VI ZR 496/18'
   az_key       TEXT NOT NULL,                  -- lookup key: case-folded, whitespace collapsed ('vi zr 496/18')
-  PRIMARY KEY (decision_id, position)
+  PRIMARY KEY (decision_row, position)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS decision_file_numbers_az_key ON decision_file_numbers(az_key);
+CREATE INDEX IF NOT EXISTS row_file_numbers_az_key ON row_file_numbers(az_key);
+CREATE VIEW IF NOT EXISTS decision_file_numbers AS
+  SELECT r.id AS decision_id, x.position, x.aktenzeichen, x.az_key
+  FROM row_file_numbers x JOIN decision_rows r ON r.row = x.decision_row;
+CREATE TRIGGER IF NOT EXISTS decision_file_numbers_insert INSTEAD OF INSERT ON decision_file_numbers
+  BEGIN INSERT INTO row_file_numbers (decision_row, position, aktenzeichen, az_key)
+        VALUES ((SELECT row FROM decision_rows WHERE id = new.decision_id), new.position, new.aktenzeichen, new.az_key); END;
 
 -- Named parts of the decision's text: Leitsatz, Tenor, Tatbestand, Entscheidungsgründe, Gründe, ... as the source names them.
-CREATE TABLE IF NOT EXISTS decision_sections (
-  decision_id  TEXT NOT NULL REFERENCES decisions(id) ON DELETE CASCADE,
+CREATE TABLE IF NOT EXISTS row_sections (
+  decision_row INTEGER NOT NULL REFERENCES decision_rows(row) ON DELETE CASCADE,
   position     INTEGER NOT NULL,
   name         TEXT NOT NULL,
   start_offset INTEGER NOT NULL,               -- code points into the decision's text, heading line included
   end_offset   INTEGER NOT NULL,
-  PRIMARY KEY (decision_id, position)
+  PRIMARY KEY (decision_row, position)
 ) WITHOUT ROWID;
+CREATE VIEW IF NOT EXISTS decision_sections AS
+  SELECT r.id AS decision_id, x.position, x.name, x.start_offset, x.end_offset
+  FROM row_sections x JOIN decision_rows r ON r.row = x.decision_row;
+CREATE TRIGGER IF NOT EXISTS decision_sections_insert INSTEAD OF INSERT ON decision_sections
+  BEGIN INSERT INTO row_sections (decision_row, position, name, start_offset, end_offset)
+        VALUES ((SELECT row FROM decision_rows WHERE id = new.decision_id), new.position, new.name, new.start_offset, new.end_offset); END;
 
--- The printed Randnummern and the span of text each one numbers (empty when the source prints none).
-CREATE TABLE IF NOT EXISTS decision_randnummern (
-  decision_id  TEXT NOT NULL REFERENCES decisions(id) ON DELETE CASCADE,
+-- The printed Randnummern and the span of text each one numbers (empty when the source prints none). Every query
+-- reads a decision's Randnummern by its decision, which the primary key serves (schema 2's index on (decision_id, rn)
+-- had no reader).
+CREATE TABLE IF NOT EXISTS row_randnummern (
+  decision_row INTEGER NOT NULL REFERENCES decision_rows(row) ON DELETE CASCADE,
   position     INTEGER NOT NULL,
   rn           INTEGER NOT NULL,
   start_offset INTEGER NOT NULL,
   end_offset   INTEGER NOT NULL,
-  PRIMARY KEY (decision_id, position)
+  PRIMARY KEY (decision_row, position)
 ) WITHOUT ROWID;
--- Every query reads a decision's Randnummern by its id, which the primary key serves: the index on (decision_id, rn)
--- of schema 2 had no reader (EXPLAIN QUERY PLAN) and took 6% of the file.
-DROP INDEX IF EXISTS decision_randnummern_rn;
+CREATE VIEW IF NOT EXISTS decision_randnummern AS
+  SELECT r.id AS decision_id, x.position, x.rn, x.start_offset, x.end_offset
+  FROM row_randnummern x JOIN decision_rows r ON r.row = x.decision_row;
+CREATE TRIGGER IF NOT EXISTS decision_randnummern_insert INSTEAD OF INSERT ON decision_randnummern
+  BEGIN INSERT INTO row_randnummern (decision_row, position, rn, start_offset, end_offset)
+        VALUES ((SELECT row FROM decision_rows WHERE id = new.decision_id), new.position, new.rn, new.start_offset, new.end_offset); END;
 
 -- The decision text cut by section and by groups of whole Randnummern (about 400 to 1600 characters; a Randnummer
 -- is never split). Chunks are what GET /decisions/{id}?rn_from=&rn_to= serves whole and what search indexes.
--- A chunk holds no text of its own (schema 3): its text is the decision's text[start_offset, end_offset).
-CREATE TABLE IF NOT EXISTS chunks (
+-- A chunk holds no text of its own (schema 3): its text is the decision's text[start_offset, end_offset). id stays
+-- a rowid (the search queue and result passages name chunks by it); a decision's chunks are written together, so
+-- their ids, and their rows, follow one another.
+CREATE TABLE IF NOT EXISTS row_chunks (
   id           INTEGER PRIMARY KEY,
-  decision_id  TEXT NOT NULL REFERENCES decisions(id) ON DELETE CASCADE,
+  decision_row INTEGER NOT NULL REFERENCES decision_rows(row) ON DELETE CASCADE,
   position     INTEGER NOT NULL,
   section      TEXT,
   rn_from      INTEGER,                        -- NULL without printed Randnummern
   rn_to        INTEGER,
   start_offset INTEGER NOT NULL,
   end_offset   INTEGER NOT NULL,
-  UNIQUE (decision_id, position)
+  UNIQUE (decision_row, position)
 );
+CREATE VIEW IF NOT EXISTS chunks AS
+  SELECT x.id, r.id AS decision_id, x.position, x.section, x.rn_from, x.rn_to, x.start_offset, x.end_offset
+  FROM row_chunks x JOIN decision_rows r ON r.row = x.decision_row;
+CREATE TRIGGER IF NOT EXISTS chunks_insert INSTEAD OF INSERT ON chunks
+  BEGIN INSERT INTO row_chunks (id, decision_row, position, section, rn_from, rn_to, start_offset, end_offset)
+        VALUES (new.id, (SELECT row FROM decision_rows WHERE id = new.decision_id), new.position, new.section, new.rn_from,
+          new.rn_to, new.start_offset, new.end_offset); END;
 
 -- The Normenkette parsed into canonical norms; feeds the cited_norms facet and the cited_norm filter.
-CREATE TABLE IF NOT EXISTS decision_norms (
-  decision_id TEXT NOT NULL REFERENCES decisions(id) ON DELETE CASCADE,
-  position    INTEGER NOT NULL,
-  norm        TEXT NOT NULL,                   -- canonical: '§ 573 Abs. 2 Nr. 2 BGB'
-  law         TEXT NOT NULL,                   -- cited abbreviation: 'BGB'
-  unit        TEXT NOT NULL,                   -- '§ 573', 'Art. 12'
-  PRIMARY KEY (decision_id, position)
+CREATE TABLE IF NOT EXISTS row_norms (
+  decision_row INTEGER NOT NULL REFERENCES decision_rows(row) ON DELETE CASCADE,
+  position     INTEGER NOT NULL,
+  norm         TEXT NOT NULL,                  -- canonical: '§ 573 Abs. 2 Nr. 2 BGB'
+  law          TEXT NOT NULL,                  -- cited abbreviation: 'BGB'
+  unit         TEXT NOT NULL,                  -- '§ 573', 'Art. 12'
+  PRIMARY KEY (decision_row, position)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS decision_norms_norm ON decision_norms(norm);
-CREATE INDEX IF NOT EXISTS decision_norms_law_unit ON decision_norms(law, unit);
+CREATE INDEX IF NOT EXISTS row_norms_norm ON row_norms(norm);
+CREATE INDEX IF NOT EXISTS row_norms_law_unit ON row_norms(law, unit);
+CREATE VIEW IF NOT EXISTS decision_norms AS
+  SELECT r.id AS decision_id, x.position, x.norm, x.law, x.unit
+  FROM row_norms x JOIN decision_rows r ON r.row = x.decision_row;
+CREATE TRIGGER IF NOT EXISTS decision_norms_insert INSTEAD OF INSERT ON decision_norms
+  BEGIN INSERT INTO row_norms (decision_row, position, norm, law, unit)
+        VALUES ((SELECT row FROM decision_rows WHERE id = new.decision_id), new.position, new.norm, new.law, new.unit); END;
 
 -- German federal laws (from gesetze-im-internet.de or Open Legal Data) and the EU / international catalogue.
 -- id is a UUID v5 of the cited abbreviation.
@@ -160,16 +207,6 @@ CREATE TABLE IF NOT EXISTS law_units (
   UNIQUE (law_id, kind, number)
 );
 CREATE INDEX IF NOT EXISTS law_units_law_position ON law_units(law_id, position);
-
--- The integer row of each decision (decisions.id is a UUID): the citation graph keys on it (schema 3), so its rows
--- and indexes hold 1 to 3 bytes per decision key instead of 36, and a batch of edges appends to its indexes. Written
--- with the decision (trigger); a deleted decision takes its row, and the row its edges, with it.
-CREATE TABLE IF NOT EXISTS decision_rows (
-  row INTEGER PRIMARY KEY,
-  id  TEXT NOT NULL UNIQUE REFERENCES decisions(id) ON DELETE CASCADE
-);
-CREATE TRIGGER IF NOT EXISTS decision_rows_insert AFTER INSERT ON decisions
-  BEGIN INSERT OR IGNORE INTO decision_rows (id) VALUES (new.id); END;
 
 -- Citations found in decision texts and Normenketten by the citation engine at import (src/graph/edges.ts): one row
 -- per cited decision or provision per Randnummer (rn NULL: before the first Randnummer, in a decision without
@@ -309,9 +346,9 @@ CREATE TABLE IF NOT EXISTS search_words (
 -- indexed = 1 where the row may already be in the index (deleted or updated), so only those pay for an index delete.
 CREATE TABLE IF NOT EXISTS search_chunk_queue (chunk_id INTEGER PRIMARY KEY, indexed INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS search_unit_queue (unit_rowid INTEGER PRIMARY KEY, indexed INTEGER NOT NULL DEFAULT 0);
-CREATE TRIGGER IF NOT EXISTS chunks_search_insert AFTER INSERT ON chunks
+CREATE TRIGGER IF NOT EXISTS row_chunks_search_insert AFTER INSERT ON row_chunks
   BEGIN INSERT OR IGNORE INTO search_chunk_queue (chunk_id) VALUES (new.id); END;
-CREATE TRIGGER IF NOT EXISTS chunks_search_delete AFTER DELETE ON chunks
+CREATE TRIGGER IF NOT EXISTS row_chunks_search_delete AFTER DELETE ON row_chunks
   BEGIN INSERT INTO search_chunk_queue (chunk_id, indexed) VALUES (old.id, 1) ON CONFLICT DO UPDATE SET indexed = 1; END;
 CREATE TRIGGER IF NOT EXISTS law_units_search_insert AFTER INSERT ON law_units
   BEGIN INSERT OR IGNORE INTO search_unit_queue (unit_rowid) VALUES (new.rowid); END;
@@ -347,4 +384,4 @@ CREATE TRIGGER IF NOT EXISTS search_vectors_delete AFTER DELETE ON search_vector
 -- Integer court ids for the vec0 metadata column (integers filter inside the KNN scan much faster than text).
 CREATE TABLE IF NOT EXISTS search_courts (id INTEGER PRIMARY KEY, code TEXT NOT NULL UNIQUE);
 
-PRAGMA user_version = 3;
+PRAGMA user_version = 4;

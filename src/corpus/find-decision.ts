@@ -19,6 +19,8 @@ export interface DecisionRow {
   has_rn_anchors: number;
   rn_from: number | null;
   rn_to: number | null;
+  /** The decision's integer row (decision_rows), on which its sections, Randnummern, chunks and file numbers key. */
+  decision_row: number;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -32,7 +34,8 @@ export function courtMatches(court: string, filter: string): boolean {
 }
 
 const COLUMNS = `d.id, d.ecli, d.court, d.date, d.aktenzeichen, d.document_type, d.title, d.chamber, d.norms, d.text_zstd,
-                 d.text_length, d.has_rn_anchors, d.rn_from, d.rn_to`;
+                 d.text_length, d.has_rn_anchors, d.rn_from, d.rn_to,
+                 (SELECT row FROM decision_rows WHERE id = d.id) AS decision_row`;
 
 type StoredRow = Omit<DecisionRow, 'full_text'> & { text_zstd: Buffer };
 

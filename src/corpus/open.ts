@@ -12,7 +12,13 @@ import { createPrivately } from '../runtime/private-file.ts';
 export type CorpusDb = Database.Database;
 
 /** The corpus schema version this code writes and reads (`PRAGMA user_version`). */
-export const CORPUS_SCHEMA_VERSION = 3;
+export const CORPUS_SCHEMA_VERSION = 4;
+
+/**
+ * The page size of a new corpus file, in bytes. A decision row (its compressed text inline) is about 2.6 KB: a 4 KB
+ * page held one and left a third empty, an 8 KB page holds three (bench/README.md, "Session 17").
+ */
+export const CORPUS_PAGE_SIZE = 8192;
 
 export interface OpenCorpusOptions {
   /** Open read-only: no schema is applied, nothing is seeded. Default false. */
@@ -56,6 +62,8 @@ export function openCorpus(path: string, options: OpenCorpusOptions = {}): Corpu
     if (tables.length > 0 && !tables.includes('decisions')) {
       throw new Error(`${path} is no juralite corpus (it has no decisions table; the state database, say, is another file)`);
     }
+    // A new file's page size is fixed by its first table; an existing file keeps its own (until a VACUUM).
+    if (!readonly && tables.length === 0) db.pragma(`page_size = ${CORPUS_PAGE_SIZE}`);
     applyPragmas(db, readonly);
     registerTextFunctions(db);
     const vecExtension = options.vecExtensionPath ?? vecExtensionFile();
@@ -74,6 +82,7 @@ export function openCorpus(path: string, options: OpenCorpusOptions = {}): Corpu
       if (version === 1 || version === 2) storeTextsOnce(db);
       addSearchDocFilterColumns(db);
       addCoverageVerifiedAt(db);
+      keyPartsOnRows(db);
       db.exec(corpusSchemaSql());
       // Whatever the version says: a file whose edges are still a table (versions 1 and 2, or a build of version 3
       // from before the graph moved to integer keys) is moved over; otherwise this finds nothing to do.
@@ -178,6 +187,41 @@ function keyGraphOnRows(db: CorpusDb): void {
       FROM citation_edges e JOIN decision_rows f ON f.id = e.from_decision_id LEFT JOIN decision_rows t ON t.id = e.to_decision_id
       ORDER BY e.id;
       DROP TABLE citation_edges;`);
+    db.exec(corpusSchemaSql());
+  })();
+}
+
+/** The parts of a decision that schema 4 keys on decision rows: the schema 3 table, its schema 4 table. */
+const PARTS_ON_ROWS = [
+  ['decision_file_numbers', 'row_file_numbers', 'position, aktenzeichen, az_key'],
+  ['decision_sections', 'row_sections', 'position, name, start_offset, end_offset'],
+  ['decision_randnummern', 'row_randnummern', 'position, rn, start_offset, end_offset'],
+  ['decision_norms', 'row_norms', 'position, norm, law, unit'],
+  ['chunks', 'row_chunks', 'id, position, section, rn_from, rn_to, start_offset, end_offset'],
+] as const;
+
+/**
+ * Versions 2 and 3 to 4: a decision's file numbers, sections, Randnummern, chunks and norms keyed on its decision
+ * row instead of its UUID, each table then read through a view of its old name. The old tables are renamed out of
+ * the views' way, their rows copied in key order (so each new b-tree is written from end to end, its pages full) and
+ * dropped. Chunks keep their ids and are not queued for the search index again (their text is unchanged). One
+ * transaction: a file killed during the upgrade is still the older file.
+ */
+function keyPartsOnRows(db: CorpusDb): void {
+  const isTable = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).pluck();
+  if (!isTable.get('chunks')) return;
+  db.transaction(() => {
+    for (const [old] of PARTS_ON_ROWS) db.exec(`ALTER TABLE ${old} RENAME TO ${old}_before_rows`);
+    db.exec(corpusSchemaSql());
+    db.exec(`INSERT OR IGNORE INTO decision_rows (id) SELECT id FROM decisions ORDER BY rowid;
+      DROP TRIGGER row_chunks_search_insert;`);
+    for (const [old, table, columns] of PARTS_ON_ROWS) {
+      const order = table === 'row_chunks' ? 'x.id' : 'r.row, x.position';
+      db.exec(`INSERT INTO ${table} (decision_row, ${columns})
+        SELECT r.row, ${columns.split(', ').map((column) => `x.${column}`).join(', ')}
+        FROM ${old}_before_rows x JOIN decision_rows r ON r.id = x.decision_id ORDER BY ${order};
+        DROP TABLE ${old}_before_rows;`);
+    }
     db.exec(corpusSchemaSql());
   })();
 }

@@ -22,11 +22,16 @@ export interface ReadRequest {
 /** Names of the same section: a caller's 'Gründe' or 'Entscheidungsgründe' finds whichever the decision has. */
 const REASONS = ['gründe', 'entscheidungsgründe'];
 
-function sectionsOf(corpus: Database.Database, decisionId: string) {
-  return sql<[string], { name: string; start_offset: number; end_offset: number }>(corpus,
-    'SELECT name, start_offset, end_offset FROM decision_sections WHERE decision_id = ? ORDER BY position',
-  ).all(decisionId);
+// The reader takes a decision's parts by its integer row (findDecision reads it with the decision): the views of
+// schema 4 would look the UUID up again for each of them.
+function sectionsOf(corpus: Database.Database, decisionRow: number) {
+  return sql<[number], { name: string; start_offset: number; end_offset: number }>(corpus,
+    'SELECT name, start_offset, end_offset FROM row_sections WHERE decision_row = ? ORDER BY position',
+  ).all(decisionRow);
 }
+
+const decisionRowOf = (corpus: Database.Database, decisionId: string) =>
+  sql<[string], { row: number }>(corpus, 'SELECT row FROM decision_rows WHERE id = ?').get(decisionId)!.row;
 
 type Section = ReturnType<typeof sectionsOf>[number];
 
@@ -52,7 +57,8 @@ export function canonicalReadRequest<T extends ReadRequest>(corpus: Database.Dat
     throw invalidArgument('section', 'give a section or a Randnummer range (rn_from, rn_to), not both');
   }
   const { text_length } = sql<[string], { text_length: number }>(corpus, 'SELECT text_length FROM decisions WHERE id = ?').get(decisionId)!;
-  const section = request.section === undefined ? undefined : sectionSpan(sectionsOf(corpus, decisionId), request.section).section!;
+  const section = request.section === undefined ? undefined
+    : sectionSpan(sectionsOf(corpus, decisionRowOf(corpus, decisionId)), request.section).section!;
   return { ...request, section, max_chars: Math.min(request.max_chars, text_length) };
 }
 
@@ -61,10 +67,10 @@ function randnummerSpan(corpus: Database.Database, decision: DecisionRow, from?:
   if (!decision.has_rn_anchors) {
     throw invalidArgument(from !== undefined ? 'rn_from' : 'rn_to', 'this decision has no printed Randnummern (has_rn_anchors is false)');
   }
-  const chunks = sql<[string, number, number], { start_offset: number; end_offset: number; rn_from: number; rn_to: number }>(corpus,
-    `SELECT start_offset, end_offset, rn_from, rn_to FROM chunks
-     WHERE decision_id = ? AND rn_from IS NOT NULL AND rn_to >= ? AND rn_from <= ? ORDER BY position`,
-  ).all(decision.id, from ?? 0, to ?? Number.MAX_SAFE_INTEGER);
+  const chunks = sql<[number, number, number], { start_offset: number; end_offset: number; rn_from: number; rn_to: number }>(corpus,
+    `SELECT start_offset, end_offset, rn_from, rn_to FROM row_chunks
+     WHERE decision_row = ? AND rn_from IS NOT NULL AND rn_to >= ? AND rn_from <= ? ORDER BY position`,
+  ).all(decision.decision_row, from ?? 0, to ?? Number.MAX_SAFE_INTEGER);
   if (chunks.length === 0) {
     throw invalidArgument(from !== undefined ? 'rn_from' : 'rn_to',
       `no Randnummer in that range; this decision has Rn. ${decision.rn_from} to ${decision.rn_to}`);
@@ -78,10 +84,10 @@ function randnummerSpan(corpus: Database.Database, decision: DecisionRow, from?:
  * The Randnummern whose paragraphs the served text [start, end) reaches, the last one perhaps in part (truncated
  * says so); none when the cut falls before the first (in an unnumbered Leitsatz, say).
  */
-function servedRandnummern(corpus: Database.Database, decisionId: string, start: number, end: number) {
-  return sql<[string, number, number], { rn_from: number | null; rn_to: number | null }>(corpus,
-    `SELECT min(rn) AS rn_from, max(rn) AS rn_to FROM decision_randnummern
-     WHERE decision_id = ? AND start_offset < ? AND end_offset > ?`).get(decisionId, end, start)!;
+function servedRandnummern(corpus: Database.Database, decisionRow: number, start: number, end: number) {
+  return sql<[number, number, number], { rn_from: number | null; rn_to: number | null }>(corpus,
+    `SELECT min(rn) AS rn_from, max(rn) AS rn_to FROM row_randnummern
+     WHERE decision_row = ? AND start_offset < ? AND end_offset > ?`).get(decisionRow, end, start)!;
 }
 
 /**
@@ -90,7 +96,7 @@ function servedRandnummern(corpus: Database.Database, decisionId: string, start:
  */
 export function readDecision(corpus: Database.Database, decision: DecisionRow, request: ReadRequest) {
   const ranged = request.rn_from !== undefined || request.rn_to !== undefined;
-  const sections = sectionsOf(corpus, decision.id);
+  const sections = sectionsOf(corpus, decision.decision_row);
   const span: Span = request.section
     ? sectionSpan(sections, request.section)
     : ranged
@@ -98,11 +104,11 @@ export function readDecision(corpus: Database.Database, decision: DecisionRow, r
       : { start: 0, end: decision.text_length, rn_from: decision.rn_from, rn_to: decision.rn_to, section: null };
   const spanLength = span.end - span.start;
   const served = Math.min(spanLength, request.max_chars);
-  const returned = served < spanLength && !span.section ? servedRandnummern(corpus, decision.id, span.start, span.start + served) : span;
+  const returned = served < spanLength && !span.section ? servedRandnummern(corpus, decision.decision_row, span.start, span.start + served) : span;
   const fullText = sliceCodePoints(decision.full_text, span.start, span.start + served);
-  const fileNumbers = sql<[string], { aktenzeichen: string }>(corpus, 
-    'SELECT aktenzeichen FROM decision_file_numbers WHERE decision_id = ? ORDER BY position',
-  ).all(decision.id).map((row) => row.aktenzeichen);
+  const fileNumbers = sql<[number], { aktenzeichen: string }>(corpus,
+    'SELECT aktenzeichen FROM row_file_numbers WHERE decision_row = ? ORDER BY position',
+  ).all(decision.decision_row).map((row) => row.aktenzeichen);
   const printed = decision.has_rn_anchors === 1;
   return {
     id: decision.id,

@@ -71,25 +71,27 @@ export function writeDecision(db: CorpusDb, prepared: PreparedDecision, imported
       content_hash = excluded.content_hash, imported_at = excluded.imported_at
   `).run({ ...row, id, imported_at: importedAt });
 
+  // The decision's parts are written on its integer row (schema 4), which the insert above gave it.
+  const { row: decisionRow } = sql<[string], { row: number }>(db, 'SELECT row FROM decision_rows WHERE id = ?').get(id)!;
   if (existing) {
-    for (const table of ['decision_file_numbers', 'decision_sections', 'decision_randnummern', 'chunks', 'decision_norms']) {
-      sql(db, `DELETE FROM ${table} WHERE decision_id = ?`).run(id);
+    for (const table of ['row_file_numbers', 'row_sections', 'row_randnummern', 'row_chunks', 'row_norms']) {
+      sql(db, `DELETE FROM ${table} WHERE decision_row = ?`).run(decisionRow);
     }
     // Edges found in the old text point at old Randnummern: written anew below.
-    sql(db, 'DELETE FROM citation_links WHERE from_row = (SELECT row FROM decision_rows WHERE id = ?)').run(id);
+    sql(db, 'DELETE FROM citation_links WHERE from_row = ?').run(decisionRow);
   }
 
-  const insFile = sql(db, 'INSERT INTO decision_file_numbers (decision_id, position, aktenzeichen, az_key) VALUES (?, ?, ?, ?)');
-  fileNumbers.forEach((f, i) => insFile.run(id, i, f, azKeys[i]));
-  const insSection = sql(db, 'INSERT INTO decision_sections (decision_id, position, name, start_offset, end_offset) VALUES (?, ?, ?, ?, ?)');
-  text.sections.forEach((s, i) => insSection.run(id, i, s.name, s.start, s.end));
-  const insRn = sql(db, 'INSERT INTO decision_randnummern (decision_id, position, rn, start_offset, end_offset) VALUES (?, ?, ?, ?, ?)');
-  text.randnummern.forEach((r, i) => insRn.run(id, i, r.rn, r.start, r.end));
-  const insChunk = sql(db, `INSERT INTO chunks (decision_id, position, section, rn_from, rn_to, start_offset, end_offset)
+  const insFile = sql(db, 'INSERT INTO row_file_numbers (decision_row, position, aktenzeichen, az_key) VALUES (?, ?, ?, ?)');
+  fileNumbers.forEach((f, i) => insFile.run(decisionRow, i, f, azKeys[i]));
+  const insSection = sql(db, 'INSERT INTO row_sections (decision_row, position, name, start_offset, end_offset) VALUES (?, ?, ?, ?, ?)');
+  text.sections.forEach((s, i) => insSection.run(decisionRow, i, s.name, s.start, s.end));
+  const insRn = sql(db, 'INSERT INTO row_randnummern (decision_row, position, rn, start_offset, end_offset) VALUES (?, ?, ?, ?, ?)');
+  text.randnummern.forEach((r, i) => insRn.run(decisionRow, i, r.rn, r.start, r.end));
+  const insChunk = sql(db, `INSERT INTO row_chunks (decision_row, position, section, rn_from, rn_to, start_offset, end_offset)
     VALUES (?, ?, ?, ?, ?, ?, ?)`);
-  for (const c of text.chunks) insChunk.run(id, c.position, c.section, c.rn_from, c.rn_to, c.start, c.end);
-  const insNorm = sql(db, 'INSERT INTO decision_norms (decision_id, position, norm, law, unit) VALUES (?, ?, ?, ?, ?)');
-  norms.forEach((n, i) => insNorm.run(id, i, n.norm, n.law, n.unit));
+  for (const c of text.chunks) insChunk.run(decisionRow, c.position, c.section, c.rn_from, c.rn_to, c.start, c.end);
+  const insNorm = sql(db, 'INSERT INTO row_norms (decision_row, position, norm, law, unit) VALUES (?, ?, ?, ?, ?)');
+  norms.forEach((n, i) => insNorm.run(decisionRow, i, n.norm, n.law, n.unit));
   writeEdges(db, id, prepared.edges);
 
   return { outcome: existing ? 'updated' : 'imported', id };

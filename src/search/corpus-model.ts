@@ -58,7 +58,7 @@ export interface TrainedModel {
 /** Passages the corpus holds (decision chunks and law unit texts): cheap counts on indexes. */
 export function passageCount(db: Database.Database): number {
   return (sql<[], { n: number }>(db,
-    'SELECT (SELECT count(*) FROM chunks) + (SELECT count(*) FROM law_units WHERE text IS NOT NULL) AS n').get()!).n;
+    'SELECT (SELECT count(*) FROM row_chunks) + (SELECT count(*) FROM law_units WHERE text IS NOT NULL) AS n').get()!).n;
 }
 
 const stemsOf = (text: string | null) => (text ? tokenize(text).map((token) => token.stem) : []);

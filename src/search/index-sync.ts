@@ -119,17 +119,20 @@ interface ChunkBatch { chunks: ChunkText[]; filters: Map<string, DocFilters>; la
 
 /**
  * The chunk queue in batches of whole decisions (a decision's vector pools all its chunks): a full page of the queue
- * ends before its last decision, which opens the next batch, unless that decision fills the page alone.
+ * ends before its last decision, which opens the next batch, unless that decision fills the page alone. The table
+ * row_chunks, not the view chunks: a view that joins, on the right of a LEFT JOIN, is built whole (every chunk of the
+ * corpus) for each page.
  */
 function* queuedChunkBatches(db: Database.Database, size: number): Generator<ChunkBatch> {
   let after = 0;
   const texts = new ChunkTextReader(db);
   for (;;) {
     const rows = sql<[number, number], QueuedChunk>(db, `
-      SELECT q.chunk_id, q.indexed, c.decision_id, c.start_offset, c.end_offset, c.section, c.position,
+      SELECT q.chunk_id, q.indexed, r.id AS decision_id, c.start_offset, c.end_offset, c.section, c.position,
         d.title, CASE WHEN c.position = 0 THEN ${OWN_IDENTIFIERS} END AS identifiers, d.court, d.date, d.document_kind
       FROM search_chunk_queue q
-      LEFT JOIN chunks c ON c.id = q.chunk_id LEFT JOIN decisions d ON d.id = c.decision_id
+      LEFT JOIN row_chunks c ON c.id = q.chunk_id LEFT JOIN decision_rows r ON r.row = c.decision_row
+      LEFT JOIN decisions d ON d.id = r.id
       WHERE q.chunk_id > ? ORDER BY q.chunk_id LIMIT ?`).all(after, size);
     if (rows.length === 0) return;
     let end = rows.length;
@@ -350,7 +353,7 @@ export function queueEverything(db: Database.Database): void {
       DELETE FROM search_docs; INSERT INTO decisions_fts (decisions_fts) VALUES ('delete-all');
       INSERT INTO law_units_fts (law_units_fts) VALUES ('delete-all'); DELETE FROM search_words;
       DELETE FROM search_chunk_queue; DELETE FROM search_unit_queue;
-      INSERT INTO search_chunk_queue (chunk_id) SELECT id FROM chunks;
+      INSERT INTO search_chunk_queue (chunk_id) SELECT id FROM row_chunks;
       INSERT INTO search_unit_queue (unit_rowid) SELECT rowid FROM law_units;`);
   })();
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CORPUS_SCHEMA_VERSION, getMeta, openCorpus } from '../../src/corpus/open.ts';
+import { CORPUS_PAGE_SIZE, CORPUS_SCHEMA_VERSION, corpusSchemaSql, getMeta, openCorpus } from '../../src/corpus/open.ts';
 import { findLaw } from '../../src/corpus/law-store.ts';
 import { openState } from '../../src/accounts/state-db.ts';
 import Database from 'better-sqlite3';
@@ -23,15 +23,19 @@ test('openCorpus creates the schema, sets the pragmas and loads sqlite-vec', (t)
     assert.equal(db.pragma('foreign_keys', { simple: true }), 1);
     assert.equal(db.pragma('synchronous', { simple: true }), 1);
     assert.equal(db.pragma('busy_timeout', { simple: true }), 5000);
+    assert.equal(db.pragma('page_size', { simple: true }), CORPUS_PAGE_SIZE);
     const vec = db.prepare('SELECT vec_version() AS v').get() as { v: string };
     assert.match(vec.v, /^v\d/);
     const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name);
-    for (const name of ['meta', 'courts', 'decisions', 'decision_file_numbers', 'decision_sections', 'decision_randnummern',
-      'chunks', 'decision_norms', 'laws', 'law_aliases', 'law_units', 'decision_rows', 'citation_links', 'coverage_ranges']) {
+    for (const name of ['meta', 'courts', 'decisions', 'row_file_numbers', 'row_sections', 'row_randnummern',
+      'row_chunks', 'row_norms', 'laws', 'law_aliases', 'law_units', 'decision_rows', 'citation_links', 'coverage_ranges']) {
       assert.ok(tables.includes(name), name);
     }
-    // The graph is read through a view on the integer-keyed table (schema 3).
-    assert.equal(db.prepare(`SELECT type FROM sqlite_master WHERE name = 'citation_edges'`).pluck().get(), 'view');
+    // The graph (schema 3) and a decision's parts (schema 4) are read through views on the integer-keyed tables.
+    for (const name of ['citation_edges', 'decision_file_numbers', 'decision_sections', 'decision_randnummern', 'chunks',
+      'decision_norms']) {
+      assert.equal(db.prepare(`SELECT type FROM sqlite_master WHERE name = ?`).pluck().get(name), 'view', name);
+    }
     assert.equal(getMeta(db, 'schema_version'), String(CORPUS_SCHEMA_VERSION));
     assert.ok(getMeta(db, 'built_at'));
   } finally {
@@ -100,4 +104,19 @@ test('another SQLite file (the state database, say) is refused as no corpus, and
   const reopened = new Database(`${path}.other`, { readonly: true });
   t.after(() => reopened.close());
   assert.equal(reopened.pragma('journal_mode', { simple: true }), 'delete', 'not switched to WAL before the refusal');
+});
+
+test('an existing corpus keeps its page size', (t) => {
+  const path = tempDb(t);
+  const made = new Database(path);
+  made.pragma('page_size = 4096');
+  made.exec(corpusSchemaSql());
+  made.close();
+  const db = openCorpus(path);
+  try {
+    assert.equal(db.pragma('page_size', { simple: true }), 4096);
+    assert.notEqual(CORPUS_PAGE_SIZE, 4096);
+  } finally {
+    db.close();
+  }
 });

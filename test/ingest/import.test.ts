@@ -118,8 +118,8 @@ test('a document failing midway through its write leaves no row behind; the rest
   writeFileSync(join(root, 'd2.xml'), decision(2));
   // The third cites the second, which fails once its decision row, file numbers and Randnummern are written.
   writeFileSync(join(root, 'd3.xml'), decision(3, { gruende: [{ rn: 1, text: 'Vgl. BGH, Urteil vom 1. Januar 2020 - VIII ZR 2/20.' }] }));
-  db.exec(`CREATE TEMP TRIGGER refuse_chunks BEFORE INSERT ON chunks
-    WHEN new.decision_id = (SELECT id FROM decisions WHERE doknr = 'KORE600022020')
+  db.exec(`CREATE TEMP TRIGGER refuse_chunks BEFORE INSERT ON row_chunks
+    WHEN new.decision_row = (SELECT r.row FROM decisions d JOIN decision_rows r ON r.id = d.id WHERE d.doknr = 'KORE600022020')
     BEGIN SELECT RAISE(ABORT, 'chunk refused'); END`);
   const summary = await importPaths(db, [root], { batchSize: 10 });
   assert.equal(summary.imported, 2);

@@ -103,7 +103,7 @@ function editions(path: string): { old: number; new: number } {
 }
 
 const cases: { killAt: string; when: string; expected: 'old' | 'new' }[] = [
-  { killAt: 'chunks:90', when: 'in the middle of the batch', expected: 'old' },
+  { killAt: 'row_chunks:90', when: 'in the middle of the batch', expected: 'old' },
   { killAt: 'end', when: 'once the import has returned, before the connection closed', expected: 'new' },
 ];
 

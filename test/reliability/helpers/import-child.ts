@@ -4,7 +4,7 @@
  *   node import-child.ts CORPUS KILL_AT SOURCE...
  *
  * KILL_AT names the write that triggers the kill, through a TEMP trigger on the importing connection (nothing of it
- * reaches the file): `chunks:N` at the N-th chunk written (inside a batch's transaction), `search_words` at the first
+ * reaches the file): `row_chunks:N` at the N-th chunk written (inside a batch's transaction), `search_words` at the first
  * word the search-index sync writes (after the batch committed), `meta` when the import records its summary; `end`
  * kills the process once the import has returned, before the connection is closed; `never` lets it complete.
  */
