@@ -1,0 +1,43 @@
+/**
+ * The cited_norm filter's decisions (src/search/filters.ts, src/corpus/norm-family.ts) against their definition
+ * computed here from citation_edges: the decisions with a statute edge whose canonical form is the provision or one
+ * of its subdivisions. A whole unit is answered by the index citation_links_statutes alone.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { smallCorpus } from './small-corpus.ts';
+import { citedNormCondition } from '../../src/search/filters.ts';
+
+const TEXTS = [
+  'Die Kündigung nach § 573 Abs. 2 Nr. 2 BGB wegen Eigenbedarfs ist wirksam; § 574 BGB greift nicht.',
+  'Die Kündigung nach § 573 Abs. 3 BGB war nicht begründet, § 573 Abs. 3 BGB verlangt Gründe im Schreiben.',
+  'Der Vermieter kündigte nach § 573 BGB. Schadensersatz nach § 280 Abs. 1 BGB.',
+  'Die fristlose Kündigung nach § 543 Abs. 2 Satz 1 Nr. 3 BGB.',
+  'Art. 6 Abs. 1 UAbs. 1 lit. f DSGVO erlaubt die Verarbeitung; § 573a BGB gilt nicht.',
+];
+
+function byDefinition(db: Awaited<ReturnType<typeof smallCorpus>>, canonical: string, law: string): string[] {
+  const stem = `${canonical.slice(0, -law.length - 1)} `;
+  const edges = db.prepare(`SELECT from_decision_id AS id, reference_canonical AS written FROM citation_edges
+    WHERE reference_type = 'statute' AND target_law = ?`).all(law) as { id: string; written: string }[];
+  const ids = edges.filter(({ written }) => `${written} `.startsWith(stem) || `${written} `.replace(' UAbs. 1 ', ' ').startsWith(stem))
+    .map((edge) => edge.id);
+  return [...new Set(ids)].sort();
+}
+
+test('cited_norm: the decisions citing the provision or a subdivision, each once, as defined; a whole unit by the index alone', async (t) => {
+  const db = await smallCorpus(t, TEXTS.map((text, i) => ({ doknr: `KORE60000${i}`, aktenzeichen: `VIII ZR ${i + 1}/24`, norm: '', text })));
+  const cases = [['§ 573 BGB', '§ 573 BGB', 'BGB'], ['§ 573 Abs. 3 BGB', '§ 573 Abs. 3 BGB', 'BGB'], ['§ 573 II BGB', '§ 573 Abs. 2 BGB', 'BGB'],
+    ['§ 543 BGB', '§ 543 BGB', 'BGB'], ['§ 573a BGB', '§ 573a BGB', 'BGB'], ['Art. 6 Abs. 1 lit. f DS-GVO', 'Art. 6 Abs. 1 lit. f DSGVO', 'DSGVO'],
+    ['§ 626 BGB', '§ 626 BGB', 'BGB']] as const;
+  for (const [asked, canonical, law] of cases) {
+    const condition = citedNormCondition(asked);
+    const found = (db.prepare(condition.sql).pluck().all(...condition.params) as string[]);
+    assert.equal(new Set(found).size, found.length, `${asked}: each decision once`);
+    assert.deepEqual(found.sort(), byDefinition(db, canonical, law), asked);
+  }
+  assert.equal(byDefinition(db, '§ 573 BGB', 'BGB').length, 3, 'the fixture cites § 573 BGB and its subdivisions in three decisions');
+  const unit = citedNormCondition('§ 573 BGB');
+  const plan = (db.prepare(`EXPLAIN QUERY PLAN ${unit.sql}`).all(...unit.params) as { detail: string }[]).map((row) => row.detail).join('\n');
+  assert.match(plan, /COVERING INDEX citation_links_statutes/u, 'a whole unit reads no edge row');
+});
