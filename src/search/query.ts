@@ -25,7 +25,8 @@ export interface TermGroup {
   alternatives: Alternative[];
 }
 
-const PREFIX_MIN = 5;
+/** Query words of this many letters also match the words they begin (a prefix phrase). */
+export const PREFIX_MIN = 5;
 const COMPOUND_STEM_MIN = 4;
 const COMPOUNDS_PER_TERM = 40;
 // Endings a compound's last word may carry after the query word's stem (the stem of "Kündigung" is "kundig", the
@@ -116,6 +117,29 @@ export function asTyped(groups: TermGroup[]): TermGroup[] {
 export function matchExpression(groups: TermGroup[], all: boolean): string {
   const parts = groups.filter((group) => group.alternatives.length > 0).map(groupExpression);
   return parts.join(all ? ' AND ' : ' OR ');
+}
+
+/**
+ * The phrases of the groups' FTS5 expression, each as the expression writes it ('"stem"*', '"stem"', '"a b"'); a
+ * norm's NEAR group as its single words, each matching every row the group matches (the top-k path, top-k.ts).
+ */
+export function phrasesOf(groups: TermGroup[]): string[] {
+  const phrases = new Set<string>();
+  for (const group of groups) {
+    for (const alternative of group.alternatives) {
+      if (alternative.kind === 'words') {
+        for (const term of alternative.terms) {
+          phrases.add(term.prefix ? `${quote(term.stem)}*` : quote(term.stem));
+          for (const compound of term.compounds) phrases.add(quote(compound));
+        }
+      } else if (alternative.kind === 'phrase') {
+        phrases.add(quote(alternative.stems.join(' ')));
+      } else {
+        for (const stem of alternative.stems) phrases.add(quote(stem));
+      }
+    }
+  }
+  return [...phrases];
 }
 
 /** Groups for plain words: one group per word. */

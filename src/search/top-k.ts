@@ -1,0 +1,89 @@
+// The top-k path of the decision ranking: the best `pool` rows of a MATCH expression without BM25 over every match.
+// FTS5 spends most of a ranking in bm25() (about 5 µs a matching row: its column sizes and the position lists of every
+// phrase), while merely iterating the matches costs a tenth of that; and SQLite computes bm25() only for rows that
+// pass the WHERE clause. So: candidates are the best rows of each phrase's impact list (impact-lists.ts), every row of
+// a phrase too rare for a list, and every row written since the lists were built; FTS5 then scores only those (the
+// same bm25() as the full ranking, in one statement over the same expression, so the same scores). A row that is no
+// candidate scores at most the sum over the phrases of IDF * (the saturation of its phrase's first unused list
+// entry): where the pool's last candidate scores more, no other row can enter the pool, and the answer is the full
+// ranking's (same rows, same order, same count). Otherwise, or without lists that hold, null: the caller ranks in full.
+import type Database from 'better-sqlite3';
+import { sql } from '../db/statements.ts';
+import { decodeList, ftsTotals, idf, impactListsHold, impactState } from './impact-lists.ts';
+import { ALL_ROWS, BM25, COUNT_CAP, matching, type DocFilter, type RangeRanking } from './rank-range.ts';
+
+/** A phrase without a list is read whole up to this many rows; beyond it the full ranking runs. */
+export const FETCH_MAX = 1_000;
+/** List entries used per phrase for a pool of up to 20 (a page) and for deeper pools (hybrid's 200). */
+const DEPTH_PAGE = 300;
+const DEPTH_DEEP = 1_000;
+/** Rounding room between FTS5's sums and ours (both double; a bound is taken only with this much to spare). */
+const MARGIN = 1e-6;
+
+/** Counters of the top-k path per connection (benchmarks, tests): answers proven, and calls left to the full ranking. */
+const counters = new WeakMap<Database.Database, { proven: number; declined: number }>();
+
+export function topKServed(db: Database.Database): { proven: number; declined: number } {
+  let served = counters.get(db);
+  if (!served) counters.set(db, (served = { proven: 0, declined: 0 }));
+  return served;
+}
+
+/** The candidates of the phrases and the bound on any other row's score; null where a phrase cannot be bounded. */
+function candidatesOf(db: Database.Database, phrases: string[], pool: number): { candidates: Set<number>; bound: number } | null {
+  const state = impactState(db);
+  if (!impactListsHold(db, state)) return null;
+  const changed = sql<[], { doc_id: number }>(db, 'SELECT doc_id FROM search_impacts_changed').all().map((row) => row.doc_id);
+  const candidates = new Set(changed);
+  const totals = ftsTotals(db);
+  // Rows grown longer on average since the build raise every saturation by at most this factor (impact-lists.ts).
+  const growth = Math.max(1, totals.avgdl / state.avgdl);
+  const depth = pool <= 20 ? DEPTH_PAGE : DEPTH_DEEP;
+  let bound = 0;
+  for (const phrase of phrases) {
+    const stored = sql<[string], { rows: number; beyond: number; listed: Buffer }>(db,
+      'SELECT rows, beyond, listed FROM search_impacts WHERE phrase = ?').get(phrase);
+    if (stored) {
+      const list = decodeList(stored.listed);
+      const used = Math.min(depth, list.ids.length);
+      for (let i = 0; i < used; i++) candidates.add(list.ids[i]);
+      const beyond = used < list.ids.length ? list.saturations[used] : stored.beyond;
+      // Each changed row may have left the phrase: its rows now are at least these, its IDF at most this.
+      bound += beyond * growth * idf(totals.rows, Math.max(0, stored.rows - changed.length));
+    } else {
+      const rows = sql<[string, number], { id: number }>(db,
+        'SELECT rowid AS id FROM decisions_fts WHERE decisions_fts MATCH ? LIMIT ?').all(phrase, FETCH_MAX + 1);
+      if (rows.length > FETCH_MAX) return null;
+      for (const row of rows) candidates.add(row.id);
+    }
+  }
+  return { candidates, bound };
+}
+
+/**
+ * The best `pool` rows matching `expression` with `filter` and their matches, exactly as rankRange over all rows
+ * answers, or null where the lists cannot prove it (call inside a read transaction). `phrases`: every phrase of the
+ * expression as it writes it (query.ts phrasesOf).
+ */
+export function topKRanking(db: Database.Database, expression: string, phrases: string[], filter: DocFilter, pool: number): RangeRanking | null {
+  const served = topKServed(db);
+  const found = phrases.length > 0 ? candidatesOf(db, phrases, pool) : null;
+  if (!found) {
+    served.declined++;
+    return null;
+  }
+  const from = matching(filter);
+  const rows = sql<unknown[], { doc_id: number; score: number }>(db, `SELECT f.rowid AS doc_id, ${BM25} AS score ${from}
+    AND +f.rowid IN (SELECT value FROM json_each(?)) ORDER BY score, f.rowid LIMIT ?`)
+    .all(expression, ...ALL_ROWS, ...filter.params, JSON.stringify([...found.candidates]), pool);
+  const matches = sql<unknown[], { n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 ${from} LIMIT ?)`)
+    .get(expression, ...ALL_ROWS, ...filter.params, COUNT_CAP + 1)!.n;
+  // A short pool holds every match, or it is not proven; a full one, when its last row beats any other row's bound.
+  const proven = rows.length < pool ? matches === rows.length : -rows[pool - 1].score > found.bound * (1 + MARGIN) + MARGIN;
+  if (!proven) {
+    served.declined++;
+    return null;
+  }
+  served.proven++;
+  return { docIds: rows.map((row) => row.doc_id), scores: rows.map((row) => row.score), matches };
+}
