@@ -9,7 +9,7 @@
 // ranking's (same rows, same order, same count). Otherwise, or without lists that hold, null: the caller ranks in full.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
-import { decodeList, ftsTotals, idf, impactListsHold, impactState } from './impact-lists.ts';
+import { decodeList, ftsTotals, idf, impactListsHold, impactState, K1 } from './impact-lists.ts';
 import { ALL_ROWS, BM25, COUNT_CAP, matching, type DocFilter, type RangeRanking } from './rank-range.ts';
 
 /** A phrase without a list is read whole up to this many rows; beyond it the full ranking runs. */
@@ -41,16 +41,22 @@ export async function withoutTopK<T>(db: Database.Database, work: () => Promise<
   }
 }
 
-/** The candidates of the phrases and the bound on any other row's score; null where a phrase cannot be bounded. */
-function candidatesOf(db: Database.Database, phrases: string[], pool: number): { candidates: Set<number>; bound: number } | null {
+/**
+ * The candidates of the phrases, each with a bound on its score, best bound first, and the bound on any other row's
+ * score; null where a phrase cannot be bounded. A candidate's bound: for each phrase, IDF times its saturation where
+ * the candidate is listed, else the phrase's bound for rows not listed; IDF * (k1 + 1) for a phrase read whole that
+ * it matches. A row written since the build is bounded by nothing: it comes first.
+ */
+function candidatesOf(db: Database.Database, phrases: string[], pool: number): { ids: number[]; bounds: number[]; bound: number } | null {
   const state = impactState(db);
   if (!impactListsHold(db, state)) return null;
   const changed = sql<[], { doc_id: number }>(db, 'SELECT doc_id FROM search_impacts_changed').all().map((row) => row.doc_id);
-  const candidates = new Set(changed);
   const totals = ftsTotals(db);
   // Rows grown longer on average since the build raise every saturation by at most this factor (impact-lists.ts).
   const growth = Math.max(1, totals.avgdl / state.avgdl);
   const depth = pool <= 20 ? DEPTH_PAGE : DEPTH_DEEP;
+  // What a candidate may score above `bound` (the bound of rows that are no candidate).
+  const above = new Map<number, number>();
   let bound = 0;
   for (const phrase of phrases) {
     const stored = sql<[string], { rows: number; beyond: number; listed: Buffer }>(db,
@@ -58,26 +64,37 @@ function candidatesOf(db: Database.Database, phrases: string[], pool: number): {
     if (stored) {
       const list = decodeList(stored.listed);
       const used = Math.min(depth, list.ids.length);
-      for (let i = 0; i < used; i++) candidates.add(list.ids[i]);
       const beyond = used < list.ids.length ? list.saturations[used] : stored.beyond;
       // Each changed row may have left the phrase: its rows now are at least these, its IDF at most this.
-      bound += beyond * growth * idf(totals.rows, Math.max(0, stored.rows - changed.length));
+      const weight = growth * idf(totals.rows, Math.max(0, stored.rows - changed.length));
+      bound += beyond * weight;
+      for (let i = 0; i < used; i++) above.set(list.ids[i], (above.get(list.ids[i]) ?? 0) + (list.saturations[i] - beyond) * weight);
     } else {
       const rows = sql<[string, number], { id: number }>(db,
         'SELECT rowid AS id FROM decisions_fts WHERE decisions_fts MATCH ? LIMIT ?').all(phrase, FETCH_MAX + 1);
       if (rows.length > FETCH_MAX) return null;
-      for (const row of rows) candidates.add(row.id);
+      // Read whole, the phrase's row count is exact (and no row outside these has it).
+      const most = (K1 + 1) * idf(totals.rows, rows.length);
+      for (const row of rows) above.set(row.id, (above.get(row.id) ?? 0) + most);
     }
   }
-  return { candidates, bound };
+  for (const id of changed) above.set(id, Infinity);
+  const ids = [...above.keys()].sort((a, b) => above.get(b)! - above.get(a)! || a - b);
+  return { ids, bounds: ids.map((id) => bound + above.get(id)!), bound };
 }
+
+/** Candidates FTS5 scores in the first round, for a pool of `pool`: most pools are proven by their best bounds. */
+export const firstRound = (pool: number) => 3 * pool + 40;
 
 /**
  * The best `pool` rows matching `expression` with `filter` and their matches, exactly as rankRange over all rows
  * answers, or null where the lists cannot prove it (call inside a read transaction). `phrases`: every phrase of the
- * expression as it writes it (query.ts phrasesOf).
+ * expression as it writes it (query.ts phrasesOf). FTS5 scores the candidates of the best bounds first; where the
+ * pool's last row does not beat the bound of the first candidate left out, all of them (`round`: how many first).
  */
-export function topKRanking(db: Database.Database, expression: string, phrases: string[], filter: DocFilter, pool: number): RangeRanking | null {
+export function topKRanking(
+  db: Database.Database, expression: string, phrases: string[], filter: DocFilter, pool: number, round = firstRound(pool),
+): RangeRanking | null {
   if (setAside.has(db)) return null;
   const served = topKServed(db);
   const found = phrases.length > 0 ? candidatesOf(db, phrases, pool) : null;
@@ -86,13 +103,24 @@ export function topKRanking(db: Database.Database, expression: string, phrases: 
     return null;
   }
   const from = matching(filter);
-  const rows = sql<unknown[], { doc_id: number; score: number }>(db, `SELECT f.rowid AS doc_id, ${BM25} AS score ${from}
-    AND +f.rowid IN (SELECT value FROM json_each(?)) ORDER BY score, f.rowid LIMIT ?`)
-    .all(expression, ...ALL_ROWS, ...filter.params, JSON.stringify([...found.candidates]), pool);
+  const scored = (ids: number[]) => sql<unknown[], { doc_id: number; score: number }>(db, `SELECT f.rowid AS doc_id, ${BM25} AS score
+    ${from} AND +f.rowid IN (SELECT value FROM json_each(?)) ORDER BY score, f.rowid LIMIT ?`)
+    .all(expression, ...ALL_ROWS, ...filter.params, JSON.stringify(ids), pool);
   const matches = sql<unknown[], { n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 ${from} LIMIT ?)`)
     .get(expression, ...ALL_ROWS, ...filter.params, COUNT_CAP + 1)!.n;
-  // A short pool holds every match, or it is not proven; a full one, when its last row beats any other row's bound.
-  const proven = rows.length < pool ? matches === rows.length : -rows[pool - 1].score > found.bound * (1 + MARGIN) + MARGIN;
+  const first = Math.min(round, found.ids.length);
+  let all = first === found.ids.length;
+  let rows = scored(found.ids.slice(0, first));
+  // Every row not scored scores at most this: a candidate left out at most its bound, any other row `bound`.
+  let most = all ? found.bound : Math.max(found.bound, found.bounds[first]);
+  const beaten = () => rows.length === pool && -rows[pool - 1].score > most * (1 + MARGIN) + MARGIN;
+  if (!beaten() && !all) {
+    rows = scored(found.ids);
+    most = found.bound;
+    all = true;
+  }
+  // A short pool holds every match, or it is not proven; a full one, when its last row beats every row not scored.
+  const proven = rows.length < pool ? all && matches === rows.length : beaten();
   if (!proven) {
     served.declined++;
     return null;
