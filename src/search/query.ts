@@ -120,26 +120,24 @@ export function matchExpression(groups: TermGroup[], all: boolean): string {
 }
 
 /**
- * The phrases of the groups' FTS5 expression, each as the expression writes it ('"stem"*', '"stem"', '"a b"'); a
- * norm's NEAR group as its single words, each matching every row the group matches (the top-k path, top-k.ts).
+ * The phrases of the groups' FTS5 expression, each as the expression writes it ('"stem"*', '"stem"', '"a b"'), as
+ * often as it occurs there (FTS5 scores each occurrence: two norms of one law name it twice); a norm's NEAR group as
+ * its single words, each matching every row the group matches (the top-k path, top-k.ts).
  */
 export function phrasesOf(groups: TermGroup[]): string[] {
-  const phrases = new Set<string>();
+  const phrases: string[] = [];
   for (const group of groups) {
     for (const alternative of group.alternatives) {
       if (alternative.kind === 'words') {
-        for (const term of alternative.terms) {
-          phrases.add(term.prefix ? `${quote(term.stem)}*` : quote(term.stem));
-          for (const compound of term.compounds) phrases.add(quote(compound));
-        }
+        for (const term of alternative.terms) phrases.push(term.prefix ? `${quote(term.stem)}*` : quote(term.stem), ...term.compounds.map(quote));
       } else if (alternative.kind === 'phrase') {
-        phrases.add(quote(alternative.stems.join(' ')));
+        phrases.push(quote(alternative.stems.join(' ')));
       } else {
-        for (const stem of alternative.stems) phrases.add(quote(stem));
+        phrases.push(...alternative.stems.map(quote));
       }
     }
   }
-  return [...phrases];
+  return phrases;
 }
 
 /** Groups for plain words: one group per word. */
