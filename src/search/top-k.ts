@@ -89,8 +89,8 @@ export const firstRound = (pool: number) => 3 * pool + 40;
 /**
  * The best `pool` rows matching `expression` with `filter` and their matches, exactly as rankRange over all rows
  * answers, or null where the lists cannot prove it (call inside a read transaction). `phrases`: every phrase of the
- * expression as it writes it (query.ts phrasesOf). FTS5 scores the candidates of the best bounds first; where the
- * pool's last row does not beat the bound of the first candidate left out, all of them (`round`: how many first).
+ * expression as it writes it (query.ts phrasesOf). FTS5 scores the candidates of the best bounds first (`round` of
+ * them); where the pool's last row does not beat the bound of the first one left out, those whose bound reaches it.
  */
 export function topKRanking(
   db: Database.Database, expression: string, phrases: string[], filter: DocFilter, pool: number, round = firstRound(pool),
@@ -108,17 +108,22 @@ export function topKRanking(
     .all(expression, ...ALL_ROWS, ...filter.params, JSON.stringify(ids), pool);
   const matches = sql<unknown[], { n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 ${from} LIMIT ?)`)
     .get(expression, ...ALL_ROWS, ...filter.params, COUNT_CAP + 1)!.n;
-  const first = Math.min(round, found.ids.length);
-  let all = first === found.ids.length;
-  let rows = scored(found.ids.slice(0, first));
+  const { ids, bounds } = found;
+  let end = Math.min(round, ids.length);
+  let rows = scored(ids.slice(0, end));
   // Every row not scored scores at most this: a candidate left out at most its bound, any other row `bound`.
-  let most = all ? found.bound : Math.max(found.bound, found.bounds[first]);
+  let most = Math.max(found.bound, end < ids.length ? bounds[end] : 0);
   const beaten = () => rows.length === pool && -rows[pool - 1].score > most * (1 + MARGIN) + MARGIN;
-  if (!beaten() && !all) {
-    rows = scored(found.ids);
-    most = found.bound;
-    all = true;
+  if (!beaten() && end < ids.length) {
+    // The pool's last score so far is a floor of its last score in the end: a candidate whose bound stays below it
+    // cannot enter, and is left out; the others are scored (all of them when the pool is not full yet).
+    const floor = rows.length === pool ? -rows[pool - 1].score : -Infinity;
+    const from = end;
+    while (end < ids.length && bounds[end] * (1 + MARGIN) + MARGIN >= floor) end++;
+    rows = [...rows, ...scored(ids.slice(from, end))].sort((a, b) => a.score - b.score || a.doc_id - b.doc_id).slice(0, pool);
+    most = Math.max(found.bound, end < ids.length ? bounds[end] : 0);
   }
+  const all = end === ids.length;
   // A short pool holds every match, or it is not proven; a full one, when its last row beats every row not scored.
   const proven = rows.length < pool ? all && matches === rows.length : beaten();
   if (!proven) {
