@@ -98,7 +98,9 @@ export function topKRanking(
   if (setAside.has(db)) return null;
   const served = topKServed(db);
   const found = phrases.length > 0 ? candidatesOf(db, phrases, pool) : null;
-  if (!found) {
+  // The pool's last score can be no higher than the pool-th best bound: where that does not beat the bound of rows
+  // that are no candidate, nothing can be proven, and nothing is scored.
+  if (!found || (found.ids.length >= pool && found.bounds[pool - 1] <= found.bound * (1 + MARGIN) + MARGIN)) {
     served.declined++;
     return null;
   }
