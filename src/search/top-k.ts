@@ -17,6 +17,8 @@ export const FETCH_MAX = 1_000;
 /** List entries used per phrase for a pool of up to 20 (a page) and for deeper pools (hybrid's 200). */
 const DEPTH_PAGE = 300;
 const DEPTH_DEEP = 1_000;
+/** The most candidates a second round scores (each costs FTS5 some 5 µs; 600 about half a full keyword ranking). */
+const SECOND_ROUND_MAX = 600;
 /** Rounding room between FTS5's sums and ours (both double; a bound is taken only with this much to spare). */
 const MARGIN = 1e-6;
 
@@ -122,6 +124,11 @@ export function topKRanking(
     const floor = rows.length === pool ? -rows[pool - 1].score : -Infinity;
     const from = end;
     while (end < ids.length && bounds[end] * (1 + MARGIN) + MARGIN >= floor) end++;
+    // Past this many, scoring them costs about what the full ranking does, which may yet have to follow.
+    if (end - from > SECOND_ROUND_MAX) {
+      served.declined++;
+      return null;
+    }
     rows = [...rows, ...scored(ids.slice(from, end))].sort((a, b) => a.score - b.score || a.doc_id - b.doc_id).slice(0, pool);
     most = Math.max(found.bound, end < ids.length ? bounds[end] : 0);
   }
