@@ -5,6 +5,7 @@ import { seedRegistries } from './seed.ts';
 import { registerTextFunctions } from './stored-text.ts';
 import { rebuildCitationEdges } from '../graph/edges.ts';
 import { addSearchDocFilterColumns, SEARCH_INDEX_VERSION, syncSearchIndex, upgradeSearchIndex } from '../search/index-sync.ts';
+import { completeImpactLists } from '../search/impact-lists.ts';
 import { betterSqliteBinding, vecExtensionFile } from '../runtime/executable.ts';
 import { createPrivately } from '../runtime/private-file.ts';
 
@@ -97,6 +98,7 @@ export function openCorpus(path: string, options: OpenCorpusOptions = {}): Corpu
       const searchIndexVersion = getMeta(db, 'search_index_version');
       if (searchIndexVersion !== String(SEARCH_INDEX_VERSION)) upgradeSearchIndex(db, searchIndexVersion);
       else if (searchQueued(db)) completeSearchIndex(db, path);
+      else completeImpactLists(db);
       setMeta(db, 'schema_version', String(CORPUS_SCHEMA_VERSION));
       if (created || getMeta(db, 'built_at') === undefined) setMeta(db, 'built_at', new Date().toISOString());
     }

@@ -14,7 +14,7 @@ import { DECISION_POOL, lexicalArm, lexicalPassages, type LexicalResult } from '
 import { normArm } from './norm-arm.ts';
 import { planQuery, type SearchPlan } from './plan.ts';
 import { tokenize } from './analyze.ts';
-import { asTyped, matchExpression, type TermGroup } from './query.ts';
+import { asTyped, matchExpression, phrasesOf, type TermGroup } from './query.ts';
 import { PageChunks } from './page-chunks.ts';
 import { decisionItems, topConfidence, type DecisionItem, type RankedDecision } from './results.ts';
 import { passagesFor, requireVectors, semanticArm } from './semantic.ts';
@@ -74,7 +74,7 @@ export function assertSearchable(db: Database.Database): void {
 
 /** Keyword mode ranks as deep as the page asked for (`depth`), no deeper: pages are ranked anew on every request. */
 function keywordRanking(db: Database.Database, plan: SearchPlan, filters: FilterSql, depth: number): Ranking {
-  const lexical = lexicalArm(db, matchExpression(plan.groups, true), filters, depth);
+  const lexical = lexicalArm(db, matchExpression(plan.groups, true), filters, depth, phrasesOf(plan.groups));
   return {
     decisions: lexical.entries, total: lexical.total, basis: LEXICAL_BASIS, candidatePool: lexical.entries.length,
     exhaustive: lexical.exhaustive, plan, expansion: plan.expansion, mode: 'keyword',
@@ -125,10 +125,10 @@ function atLeastRanked(total: { value: number; is_floor: boolean }, ranked: numb
 function typedWordsFirst(db: Database.Database, groups: TermGroup[], filters: FilterSql): LexicalResult {
   const widenedExpression = matchExpression(groups, false);
   const typedExpression = matchExpression(asTyped(groups), false);
-  const typed = lexicalArm(db, typedExpression, filters);
+  const typed = lexicalArm(db, typedExpression, filters, DECISION_POOL, phrasesOf(asTyped(groups)));
   if (typedExpression === widenedExpression) return typed;
   if (!typed.exhaustive) return { ...typed, total: { value: typed.total.value, is_floor: true } };
-  const widened = lexicalArm(db, widenedExpression, filters);
+  const widened = lexicalArm(db, widenedExpression, filters, DECISION_POOL, phrasesOf(groups));
   const held = new Set(typed.entries.map((entry) => entry.decision_id));
   const entries = [...typed.entries, ...widened.entries.filter((entry) => !held.has(entry.decision_id))].slice(0, DECISION_POOL);
   return { entries, total: widened.total, exhaustive: widened.exhaustive };

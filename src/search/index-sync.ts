@@ -13,6 +13,7 @@ import {
   analyzeChunks, noteLongWords, shareModel, stems, type AnalysisTask, type AnalyzedDecision, type ChunkAnalysis, type ChunkText,
 } from './chunk-analysis.ts';
 import { fieldOf } from './corpus-model.ts';
+import { ensureImpactTables, keepImpactLists, noteChangedRow, sealImpactLists } from './impact-lists.ts';
 import { beginVectorSync, type VectorSync } from './vector-sync.ts';
 
 /** Worker threads that analyse chunks (the importer's, src/ingest/prepare-pool.ts). */
@@ -109,6 +110,7 @@ function writeDecisionDoc(db: Database.Database, doc: AnalyzedDecision, stored: 
       .run({ id: doc.id, ...filters }).lastInsertRowid;
   }
   sql(db, 'INSERT INTO decisions_fts (rowid, title, lead, body) VALUES (?, ?, ?, ?)').run(docId, doc.title, doc.lead, doc.body);
+  noteChangedRow(db, docId);
 }
 
 /**
@@ -263,12 +265,15 @@ export function syncSearchIndex(db: Database.Database, options: SyncOptions = {}
   let vectors: VectorSync | undefined;
   const drained = db.transaction(() => {
     bufferFtsWrites(db);
+    ensureImpactTables(db);
     vectors = beginVectorSync(db, embeddingsOf(options), options.rebuild ?? false, options.byImport ?? false);
     const counts = { chunks: drainChunks(db, vectors, options.batchChunks ?? BATCH), units: drainUnits(db) };
     mergeSegmentsAfterLargeDrain(db, counts);
+    keepImpactLists(db);
     vectors.endOfDrain();
     return counts;
   })();
+  sealImpactLists(db);
   return { ...drained, vectors: vectors!.fillMissing() };
 }
 
@@ -283,15 +288,18 @@ export async function syncSearchIndexThreaded(db: Database.Database, threads: An
   let drained: { chunks: number; units: number };
   try {
     bufferFtsWrites(db);
+    ensureImpactTables(db);
     vectors = beginVectorSync(db, embeddingsOf(options), options.rebuild ?? false, options.byImport ?? false);
     drained = { chunks: await drainChunksThreaded(db, vectors, threads, options.batchChunks ?? BATCH), units: drainUnits(db) };
     mergeSegmentsAfterLargeDrain(db, drained);
+    keepImpactLists(db);
     vectors.endOfDrain();
     db.exec('COMMIT');
   } catch (error) {
     if (db.inTransaction) db.exec('ROLLBACK');
     throw error;
   }
+  sealImpactLists(db);
   return { ...drained, vectors: vectors.fillMissing() };
 }
 

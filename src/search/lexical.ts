@@ -30,11 +30,12 @@ export interface LexicalResult {
  * Runs the FTS5 expression over decisions with the filters and keeps the best `pool`; an empty expression matches
  * nothing. FTS5 ranks (rank-range.ts; in two threads on a large index, rank-helper.ts), the filters test search_docs,
  * which repeats the filtered columns (looking each of tens of thousands of matches up by UUID in decisions took twice
- * as long), and only the pool's rows are looked up to their decision ids.
+ * as long), and only the pool's rows are looked up to their decision ids. `phrases` (query.ts phrasesOf): the
+ * expression's phrases, which let the top-k path (top-k.ts) rank without scoring every match.
  */
-export function lexicalArm(db: Database.Database, expression: string, filters: FilterSql, pool = DECISION_POOL): LexicalResult {
+export function lexicalArm(db: Database.Database, expression: string, filters: FilterSql, pool = DECISION_POOL, phrases?: string[]): LexicalResult {
   if (expression === '') return { entries: [], total: { value: 0, is_floor: false }, exhaustive: true };
-  const ranking = rankDecisionRows(db, expression, filters, pool);
+  const ranking = rankDecisionRows(db, expression, filters, pool, phrases);
   const decisionOf = new Map(sql<[string], { doc_id: number; decision_id: string }>(db,
     'SELECT doc_id, decision_id FROM search_docs WHERE doc_id IN (SELECT value FROM json_each(?))')
     .all(JSON.stringify(ranking.docIds)).map((row) => [row.doc_id, row.decision_id]));

@@ -25,7 +25,8 @@ export interface TermGroup {
   alternatives: Alternative[];
 }
 
-const PREFIX_MIN = 5;
+/** Query words of this many letters also match the words they begin (a prefix phrase). */
+export const PREFIX_MIN = 5;
 const COMPOUND_STEM_MIN = 4;
 const COMPOUNDS_PER_TERM = 40;
 // Endings a compound's last word may carry after the query word's stem (the stem of "Kündigung" is "kundig", the
@@ -116,6 +117,27 @@ export function asTyped(groups: TermGroup[]): TermGroup[] {
 export function matchExpression(groups: TermGroup[], all: boolean): string {
   const parts = groups.filter((group) => group.alternatives.length > 0).map(groupExpression);
   return parts.join(all ? ' AND ' : ' OR ');
+}
+
+/**
+ * The phrases of the groups' FTS5 expression, each as the expression writes it ('"stem"*', '"stem"', '"a b"'), as
+ * often as it occurs there (FTS5 scores each occurrence: two norms of one law name it twice); a norm's NEAR group as
+ * its single words, each matching every row the group matches (the top-k path, top-k.ts).
+ */
+export function phrasesOf(groups: TermGroup[]): string[] {
+  const phrases: string[] = [];
+  for (const group of groups) {
+    for (const alternative of group.alternatives) {
+      if (alternative.kind === 'words') {
+        for (const term of alternative.terms) phrases.push(term.prefix ? `${quote(term.stem)}*` : quote(term.stem), ...term.compounds.map(quote));
+      } else if (alternative.kind === 'phrase') {
+        phrases.push(quote(alternative.stems.join(' ')));
+      } else {
+        phrases.push(...alternative.stems.map(quote));
+      }
+    }
+  }
+  return phrases;
 }
 
 /** Groups for plain words: one group per word. */

@@ -11,7 +11,8 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { sql } from '../db/statements.ts';
 import { IS_EXECUTABLE } from '../runtime/executable.ts';
-import { ALL_ROWS, mergeRankings, rankRange, type DocFilter, type RangeRanking } from './rank-range.ts';
+import { ALL_ROWS, indexFingerprint, mergeRankings, rankRange, type DocFilter, type RangeRanking } from './rank-range.ts';
+import { topKRanking } from './top-k.ts';
 
 /** Indexes with fewer decisions are ranked in one thread: there a ranking takes well under a millisecond. */
 export const SPLIT_FROM_DOCS = 20_000;
@@ -64,11 +65,7 @@ export function readJob(memory: ReturnType<typeof helperMemory>): HelperJob {
   return JSON.parse(Buffer.from(memory.job.buffer, memory.job.byteOffset, memory.state[1]).toString('utf8')) as HelperJob;
 }
 
-/** The state of decisions_fts as a connection reads it: its averages record and its structure record. */
-export function indexFingerprint(db: Database.Database): Buffer {
-  const blocks = sql<[], { block: Buffer }>(db, 'SELECT block FROM decisions_fts_data WHERE id IN (1, 10) ORDER BY id').all();
-  return Buffer.concat(blocks.map((row) => row.block));
-}
+export { indexFingerprint };
 
 /** Where the index is split, for the state of the index it was found in (null: too small to split). */
 interface Split { fingerprint: Buffer; at: number | null }
@@ -203,11 +200,15 @@ export function rankHelperServed(db: Database.Database): { ranked: number; refus
 }
 
 /**
- * The best `pool` rows of decisions_fts matching `expression` with `filter`, and their matches (rank-range.ts), in two
- * threads where the connection has a rank helper and the index is large enough, in one otherwise.
+ * The best `pool` rows of decisions_fts matching `expression` with `filter`, and their matches (rank-range.ts): by the
+ * top-k path (top-k.ts) where `phrases` (the expression's phrases, query.ts phrasesOf) are given and it proves its
+ * answer; otherwise by BM25 over every match, in two threads where the connection has a rank helper and the index is
+ * large enough, in one otherwise. The answer is the same either way.
  */
-export function rankDecisionRows(db: Database.Database, expression: string, filter: DocFilter, pool: number): RangeRanking {
+export function rankDecisionRows(db: Database.Database, expression: string, filter: DocFilter, pool: number, phrases?: string[]): RangeRanking {
   return db.transaction(() => {
+    const topK = phrases && topKRanking(db, expression, phrases, filter, pool);
+    if (topK) return topK;
     const posted = helpers.get(db)?.post(db, expression, filter, pool);
     if (!posted) return rankRange(db, expression, filter, ALL_ROWS, pool);
     const lower = rankRange(db, expression, filter, [ALL_ROWS[0], posted.at], pool);

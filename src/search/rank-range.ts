@@ -10,10 +10,17 @@ export const CHUNK_WEIGHTS = [4, 2.5, 1] as const;
 /** Matching decisions are counted up to this number; beyond it total_available is a floor. */
 export const COUNT_CAP = 10_000;
 
-const BM25 = `bm25(decisions_fts, ${CHUNK_WEIGHTS.join(', ')})`;
+/** FTS5 BM25 of a decisions_fts row with the column weights. */
+export const BM25 = `bm25(decisions_fts, ${CHUNK_WEIGHTS.join(', ')})`;
 
 /** The filters as a condition on search_docs `s` (FilterSql.whereOnDocs) with its parameters. */
 export interface DocFilter { whereOnDocs: string; params: unknown[] }
+
+/** The state of decisions_fts as a connection reads it: its averages record and its structure record. */
+export function indexFingerprint(db: Database.Database): Buffer {
+  const blocks = sql<[], { block: Buffer }>(db, 'SELECT block FROM decisions_fts_data WHERE id IN (1, 10) ORDER BY id').all();
+  return Buffer.concat(blocks.map((row) => row.block));
+}
 
 /** Row ids from `from` (inclusive) to `to` (exclusive). */
 export type RowRange = readonly [from: number, to: number];
@@ -28,7 +35,7 @@ export interface RangeRanking {
 }
 
 /** The rows matching `expression` in `range` (joined to search_docs only when a filter needs its columns). */
-const matching = (filter: DocFilter) => (filter.whereOnDocs === ''
+export const matching = (filter: DocFilter) => (filter.whereOnDocs === ''
   ? 'FROM decisions_fts f WHERE decisions_fts MATCH ? AND f.rowid >= ? AND f.rowid < ?'
   : `FROM decisions_fts f JOIN search_docs s ON s.doc_id = f.rowid
      WHERE decisions_fts MATCH ? AND f.rowid >= ? AND f.rowid < ?${filter.whereOnDocs}`);

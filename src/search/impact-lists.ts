@@ -1,0 +1,184 @@
+// Impact lists beside decisions_fts, for the top-k path (src/search/top-k.ts). FTS5's BM25 score of a row is a sum over
+// the query's phrases of IDF(phrase) * s(phrase, row), where the saturation s = f(k1+1) / (f + k1(1-b+b*D/avgdl)) grows
+// with the phrase's weighted count f in the row (title 4, lead 2.5, body 1) and falls with the row's length D. For each
+// phrase that many rows match (a word as '"stem"', a word with the words it begins as '"stem"*'), the list holds the
+// rows of highest s, best first, with their s, and the highest s of any row not listed: so a row outside the lists is
+// bounded without reading it. The s values are FTS5's own (one single-phrase bm25() per phrase divided by its IDF),
+// rounded up.
+//
+// Kept in step by the index drain (index-sync.ts): every decision row written or removed since the lists were built
+// is noted in search_impacts_changed (written rows by the drain, removed ones by a trigger on search_docs) and always
+// scored by the top-k path; past CHANGED_MAX noted rows the drain builds the lists anew. After each drain the state of
+// the index is sealed into meta ('search_impacts'): a file written since by anything else (an older juralite) fails
+// the seal, and the top-k path is not taken there. Nothing else reads these tables; a file without them ranks in full.
+import type Database from 'better-sqlite3';
+import { sql } from '../db/statements.ts';
+import { PREFIX_MIN } from './query.ts';
+import { BM25, indexFingerprint } from './rank-range.ts';
+
+/** FTS5's BM25 constant k1 (fts5_aux.c): a phrase's saturation stays below k1 + 1. */
+export const K1 = 1.2;
+/** Rows listed per phrase. */
+export const LIST_LENGTH = 1_000;
+/** Phrases matching fewer rows get no list: the top-k path reads all their rows. */
+export const LIST_MIN_ROWS = 300;
+/** Rows written or removed since the build that the top-k path scores on every query before the drain builds anew. */
+export const CHANGED_MAX = 2_000;
+
+const META_KEY = 'search_impacts';
+
+/** The lists' tables and the trigger noting removed rows; created when missing (no schema version of their own). */
+const TABLES = `
+  CREATE TABLE IF NOT EXISTS search_impacts (
+    phrase TEXT PRIMARY KEY,   -- as the FTS5 expression writes it: '"stem"' or '"stem"*'
+    rows   INTEGER NOT NULL,   -- rows matching the phrase when built
+    beyond REAL NOT NULL,      -- the highest saturation of a matching row not listed (0: all listed)
+    listed BLOB NOT NULL       -- int32 row ids, best first, then their saturations as float32 (rounded up)
+  ) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS search_impacts_changed (doc_id INTEGER PRIMARY KEY);
+  CREATE TRIGGER IF NOT EXISTS search_impacts_removed AFTER DELETE ON search_docs
+    BEGIN INSERT OR IGNORE INTO search_impacts_changed (doc_id) VALUES (old.doc_id); END;`;
+
+/** What the lists were built from, and the index state they were last sealed with (null: not sealed). */
+export interface ImpactState { rows: number; avgdl: number; fingerprint: string | null }
+
+/** Creates the lists' tables and trigger where missing (a writable connection, before the drain writes rows). */
+export function ensureImpactTables(db: Database.Database): void {
+  db.exec(TABLES);
+}
+
+/** IDF as FTS5 computes it for a phrase matching `hits` of `rows` rows (floored at 1e-6). */
+export function idf(rows: number, hits: number): number {
+  const value = Math.log((rows - Math.min(hits, rows) + 0.5) / (Math.min(hits, rows) + 0.5));
+  return value > 0 ? value : 1e-6;
+}
+
+/** FTS5's row count and average row length in tokens (all columns), read from its averages record. */
+export function ftsTotals(db: Database.Database): { rows: number; avgdl: number } {
+  const block = sql<[], { block: Buffer }>(db, 'SELECT block FROM decisions_fts_data WHERE id = 1').get()?.block;
+  if (!block) return { rows: 0, avgdl: 0 };
+  let at = 0;
+  // SQLite's varint: seven bits a byte, high bit set while more follow; a ninth byte gives all eight.
+  const varint = () => {
+    let value = 0;
+    for (let i = 0; i < 9; i++) {
+      const byte = block[at++];
+      if (i === 8) return value * 256 + byte;
+      value = value * 128 + (byte & 0x7f);
+      if ((byte & 0x80) === 0) return value;
+    }
+    return value;
+  };
+  const rows = varint();
+  let tokens = 0;
+  while (at < block.length) tokens += varint();
+  return { rows, avgdl: rows > 0 ? tokens / rows : 0 };
+}
+
+/** The lists' state (null when the file has none). */
+export function impactState(db: Database.Database): ImpactState | null {
+  const value = sql<[string], { value: string }>(db, 'SELECT value FROM meta WHERE key = ?').get(META_KEY)?.value;
+  return value ? JSON.parse(value) as ImpactState : null;
+}
+
+function setState(db: Database.Database, state: ImpactState): void {
+  sql(db, 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(META_KEY, JSON.stringify(state));
+}
+
+/** A list as stored: row ids best first and their saturations. */
+export interface ImpactList { ids: Int32Array; saturations: Float32Array }
+
+export function decodeList(listed: Buffer): ImpactList {
+  const n = listed.byteLength / 8;
+  const copy = new Uint8Array(listed);
+  return { ids: new Int32Array(copy.buffer, 0, n), saturations: new Float32Array(copy.buffer, 4 * n, n) };
+}
+
+function encodeList(ids: number[], saturations: number[]): Buffer {
+  const bytes = Buffer.alloc(8 * ids.length);
+  for (let i = 0; i < ids.length; i++) {
+    bytes.writeInt32LE(ids[i], 4 * i);
+    bytes.writeFloatLE(roundedUp(saturations[i]), 4 * (ids.length + i));
+  }
+  return bytes;
+}
+
+/** A float32 at or above `value` (float32 rounds to nearest: 2^-24 relative at most; this adds 1e-6). */
+const roundedUp = (value: number) => Math.fround(value * (1 + 1e-6));
+
+export interface BuildOptions { length?: number; minRows?: number }
+
+/**
+ * Builds every list anew from decisions_fts as this connection reads it (inside the caller's transaction): one per
+ * indexed word matching at least `minRows` rows, and one per such word of PREFIX_MIN letters or more (no digits) with
+ * the words it begins. A phrase matching half the rows or more gets an empty list: FTS5 floors its IDF at 1e-6, so
+ * it bounds a score by 1e-6 * (k1 + 1) without any row. Clears the noted rows; the caller seals after its commit.
+ */
+export function buildImpactLists(db: Database.Database, options: BuildOptions = {}): void {
+  const length = options.length ?? LIST_LENGTH;
+  const minRows = options.minRows ?? LIST_MIN_ROWS;
+  ensureImpactTables(db);
+  db.exec('DELETE FROM search_impacts; DELETE FROM search_impacts_changed');
+  const totals = ftsTotals(db);
+  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_impacts_vocab USING fts5vocab(main, decisions_fts, row)`);
+  const words = sql<[number], { term: string }>(db, 'SELECT term FROM temp.search_impacts_vocab WHERE doc >= ?').all(minRows);
+  const count = sql<[string], { n: number }>(db, 'SELECT count(*) AS n FROM decisions_fts WHERE decisions_fts MATCH ?');
+  const ranked = sql<[string, number], { doc_id: number; score: number }>(db,
+    `SELECT rowid AS doc_id, ${BM25} AS score FROM decisions_fts WHERE decisions_fts MATCH ? ORDER BY score, rowid LIMIT ?`);
+  const insert = sql(db, 'INSERT OR IGNORE INTO search_impacts (phrase, rows, beyond, listed) VALUES (?, ?, ?, ?)');
+  const list = (phrase: string) => {
+    // The count, not fts5vocab's: the IDF bound must not rest on rows a delete left in the vocabulary.
+    const rows = count.get(phrase)!.n;
+    if (rows < minRows) return;
+    if (rows * 2 >= totals.rows) {
+      insert.run(phrase, rows, K1 + 1, Buffer.alloc(0));
+      return;
+    }
+    const weight = idf(totals.rows, rows);
+    const best = ranked.all(phrase, length + 1);
+    const saturations = best.map((row) => -row.score / weight);
+    const listed = best.slice(0, length);
+    insert.run(phrase, rows, best.length > length ? roundedUp(saturations[length]) : 0,
+      encodeList(listed.map((row) => row.doc_id), saturations.slice(0, length)));
+  };
+  for (const { term } of words) {
+    list(`"${term}"`);
+    if (term.length >= PREFIX_MIN && !/\d/u.test(term)) list(`"${term}"*`);
+  }
+  setState(db, { rows: totals.rows, avgdl: totals.avgdl, fingerprint: null });
+}
+
+/** Notes a decision row the drain writes (a new row, or one written anew), for the top-k path to score it always. */
+export function noteChangedRow(db: Database.Database, docId: number | bigint): void {
+  sql(db, 'INSERT OR IGNORE INTO search_impacts_changed (doc_id) VALUES (?)').run(docId);
+}
+
+/**
+ * The end of a drain (inside its transaction): builds the lists when the file has none yet or more than CHANGED_MAX
+ * rows changed since they were built (a large import).
+ */
+export function keepImpactLists(db: Database.Database): void {
+  const changed = sql<[], { n: number }>(db, 'SELECT count(*) AS n FROM search_impacts_changed').get()!.n;
+  if (!impactState(db) || changed > CHANGED_MAX) buildImpactLists(db);
+}
+
+/** Seals the lists with the index state as committed (after the drain's commit; its own small transaction). */
+export function sealImpactLists(db: Database.Database): void {
+  const state = impactState(db);
+  if (state) setState(db, { ...state, fingerprint: indexFingerprint(db).toString('base64') });
+}
+
+/** Whether the lists hold for the index as this connection reads it: built, and sealed with its current state. */
+export function impactListsHold(db: Database.Database, state: ImpactState | null): state is ImpactState {
+  return state?.fingerprint === indexFingerprint(db).toString('base64');
+}
+
+/**
+ * On a writable open of a file whose lists do not hold (none yet, or written since by something that does not keep
+ * them): builds them, in a transaction of its own, and seals them.
+ */
+export function completeImpactLists(db: Database.Database): void {
+  if (impactListsHold(db, impactState(db))) return;
+  db.transaction(() => buildImpactLists(db))();
+  sealImpactLists(db);
+}

@@ -1,0 +1,128 @@
+// The top-k path (src/search/top-k.ts) answers exactly as BM25 over every match (rank-range.ts): the same rows in the
+// same order with the same count, for random queries, pools and filters over a real SQLite corpus, before and after an
+// import adds and rewrites decisions (rows noted by the drain), and never from lists the index has left behind.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import type Database from 'better-sqlite3';
+import { generate } from '../../bench/generate.ts';
+import { openCorpus } from '../../src/corpus/open.ts';
+import { importPaths } from '../../src/ingest/import-paths.ts';
+import { filterSql, type DecisionFilters } from '../../src/search/filters.ts';
+import { buildImpactLists, impactState, sealImpactLists } from '../../src/search/impact-lists.ts';
+import { planQuery } from '../../src/search/plan.ts';
+import { asTyped, matchExpression, phrasesOf } from '../../src/search/query.ts';
+import { rankDecisionRows } from '../../src/search/rank-helper.ts';
+import { ALL_ROWS, rankRange } from '../../src/search/rank-range.ts';
+import { topKRanking, topKServed } from '../../src/search/top-k.ts';
+
+const WORDS = ['Eigenbedarfskündigung', 'Mietverhältnis', 'Wohnraum', 'Sturz', 'Sachmangel', 'Rücktritt', 'Betrug',
+  'Baugenehmigung', 'Verfolgung', 'Jobcenter', 'Gutachten', 'Abmahnung', 'Kündigung', 'Haftung', 'Eingriff', 'Revision',
+  'Beschwerde', 'Verfahren', 'Kosten', 'Klage', 'Schadensersatz', 'Urlaubsanspruch', 'Werkvertrag', 'Glätte',
+  // Lay words the bridge widens to legal terms and norms (NEAR groups; a phrase may occur in the expression twice).
+  'Chef', 'rausgeschmissen', 'Vermieter', 'rauswerfen', 'Demo', 'Nachbar'];
+const FILTERS: DecisionFilters[] = [{}, { court: 'BGH' }, { date_from: '2015-01-01' }, { document_type: 'Urteil' }];
+const FIXTURES = fileURLToPath(new URL('../../fixtures/decisions/', import.meta.url));
+
+const query = fc.record({
+  words: fc.uniqueArray(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }),
+  all: fc.boolean(),
+  typed: fc.boolean(),
+  bridge: fc.boolean(),
+  filter: fc.constantFrom(...FILTERS),
+  pool: fc.constantFrom(1, 3, 10, 20, 50, 200),
+  // Candidates scored in the first round: the default, or so few that the bounds of those left out decide.
+  round: fc.constantFrom(undefined, 1, 4, 12),
+});
+
+/** Asserts both rankings agree for random queries; returns how many the top-k path answered of `runs`. */
+function agreeing(db: Database.Database, runs: number): number {
+  const before = topKServed(db).proven;
+  fc.assert(fc.property(query, ({ words, all, typed, bridge, filter, pool, round }) => {
+    const plan = planQuery(db, words.join(' '), bridge);
+    const groups = typed ? asTyped(plan.groups) : plan.groups;
+    const expression = matchExpression(groups, all);
+    // Every phrase of the expression, as often as it occurs there (FTS5 scores each occurrence).
+    assert.deepEqual(phrasesOf(groups).map((phrase) => phrase.replace(/\*$/u, '')).sort(), (expression.match(/"(?:[^"]|"")*"/gu) ?? []).sort());
+    const filters = filterSql(filter);
+    const full = db.transaction(() => rankRange(db, expression, filters, ALL_ROWS, pool))();
+    const fast = db.transaction(() => topKRanking(db, expression, phrasesOf(groups), filters, pool, round))();
+    if (fast) assert.deepEqual(fast, full, expression);
+    assert.deepEqual(rankDecisionRows(db, expression, filters, pool, phrasesOf(groups)), full);
+  }), { numRuns: runs, seed: 27 });
+  return topKServed(db).proven - before;
+}
+
+let base: Promise<string> | undefined;
+
+/**
+ * 200 generated decisions with short impact lists (8 rows, phrases of 6 rows and more), so that bounds decide most
+ * queries: imported once per process, each test on its own copy.
+ */
+async function corpus(t: { after(fn: () => void): void }) {
+  base ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'juralite-topk-'));
+    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+    generate(200, join(dir, 'gen'), 1);
+    const db = openCorpus(join(dir, 'corpus.db'));
+    await importPaths(db, [join(dir, 'gen')]);
+    db.transaction(() => buildImpactLists(db, { length: 8, minRows: 6 }))();
+    sealImpactLists(db);
+    db.close();
+    return join(dir, 'corpus.db');
+  })();
+  const dir = mkdtempSync(join(tmpdir(), 'juralite-topk-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  copyFileSync(await base, join(dir, 'corpus.db'));
+  const db = openCorpus(join(dir, 'corpus.db'));
+  t.after(() => db.close());
+  return { db, dir };
+}
+
+test('the top-k path answers as the full ranking, and answers most queries', async (t) => {
+  const { db } = await corpus(t);
+  const proven = agreeing(db, 250);
+  assert.ok(proven >= 80, `the top-k path answered only ${proven} of 250`);
+  assert.ok(topKServed(db).declined > 0, 'no query fell back: the bounds were never tested');
+});
+
+test('after an import adds and rewrites decisions the top-k path still answers as the full ranking', async (t) => {
+  const { db, dir } = await corpus(t);
+  // 20 decisions written anew (the same documents with other texts), 50 real ones added, and one rewritten so that
+  // it leads 'Kündigung': its old list entries are stale, its row is noted.
+  generate(20, join(dir, 'again'), 2);
+  const rewritten = readFileSync(join(FIXTURES, 'JURA000000001.xml'), 'utf8')
+    .replace('</entscheidungsgruende>', `<p>${'Kündigung Mietverhältnis Eigenbedarfskündigung '.repeat(40)}</p></entscheidungsgruende>`);
+  writeFileSync(join(dir, 'JURA000000001.xml'), rewritten);
+  await importPaths(db, [join(dir, 'again'), FIXTURES]);
+  await importPaths(db, [join(dir, 'JURA000000001.xml')]);
+  const changed = db.prepare('SELECT count(*) AS n FROM search_impacts_changed').pluck().get() as number;
+  assert.ok(changed >= 70, `only ${changed} rows noted`);
+  assert.equal(db.prepare('SELECT count(*) FROM search_impacts').pluck().get() as number > 0, true, 'the lists were built anew');
+  assert.ok(agreeing(db, 200) >= 50);
+});
+
+test('lists the index has left behind are not used: a write outside the drain, or a file without lists', async (t) => {
+  const { db } = await corpus(t);
+  const filters = filterSql({});
+  const cases = WORDS.map((word) => {
+    const { groups } = planQuery(db, word, false);
+    return { expression: matchExpression(groups, true), phrases: phrasesOf(groups) };
+  });
+  const fast = () => cases.filter(({ expression, phrases }) => db.transaction(() => topKRanking(db, expression, phrases, filters, 10))() !== null);
+  const answered = fast();
+  assert.ok(answered.length > 0);
+  // A row written as an older juralite would (not noted): the seal no longer holds.
+  db.prepare('INSERT INTO decisions_fts (rowid, title, lead, body) VALUES (?, ?, ?, ?)').run(99_999, 'kundigung', '', 'kundigung kundigung');
+  assert.deepEqual(fast(), []);
+  for (const { expression, phrases } of answered) {
+    assert.deepEqual(rankDecisionRows(db, expression, filters, 10, phrases), db.transaction(() => rankRange(db, expression, filters, ALL_ROWS, 10))());
+  }
+  db.exec(`DROP TABLE search_impacts; DELETE FROM meta WHERE key = 'search_impacts'`);
+  assert.equal(impactState(db), null);
+  assert.deepEqual(fast(), []);
+});
