@@ -8,7 +8,8 @@
  *
  * The Xapian index is built once from the corpus (each decision's Aktenzeichen, ECLI, title, Leitsatz/Tenor and the
  * rest, as bench/peers/run.ts exports them) and kept at --xapian. Rows per mode: a new query (the answer cache
- * emptied before it: the search itself) and the same query asked again at once (the kept answer).
+ * and the kept page texts emptied before it: the search itself) and the same query asked again at once (the kept
+ * answer).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chunkTexts } from '../../src/corpus/stored-text.ts';
 import { clearAnswers } from '../../src/search/answer-cache.ts';
+import { dropPageTexts } from '../../src/search/page-texts.ts';
 import { httpGet, printTable, searchService, stats, timeInterleaved } from '../lib.ts';
 import { benchQueries } from '../search-queries.ts';
 
@@ -86,6 +88,7 @@ for (const [mode, queries] of [['keyword', legal], ['hybrid', mixed]] as const) 
     },
     async (query) => {
       clearAnswers(corpus);
+      dropPageTexts(corpus);
       await search(mode, query);
     },
     (query) => search(mode, query),
