@@ -5,14 +5,14 @@
  * compound lookups, the typed and widened FTS5 passes (BM25 over every match, and a count of the matches alone for
  * comparison), the core-law pick over the matches past the pool. Each query once per mode, after a warm-up.
  *
- * The laws section's answers (units, order, confidence, totals) are written to a file, and compared with a file an
- * earlier run wrote (the code before a change):
+ * With --base, an older tree of the code (its src/ extracted, e.g. `git archive 70fa74e src schema package.json | tar -x
+ * -C .tmp/base`) runs beside this one on each query in turn, and their laws sections (units, order, confidence,
+ * totals) are compared:
  *
- *   node bench/laws-speed.ts [--write .tmp/laws-answers-before.json] [--compare .tmp/laws-answers-before.json]
+ *   node bench/laws-speed.ts [--base .tmp/base]
  *
  * Needs ../shared/data (the corpus); prints, never asserts.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import type Database from 'better-sqlite3';
 import { lawSearchOptions, searchCombined } from '../src/search/combined-search.ts';
@@ -63,55 +63,73 @@ function rawPasses(db: Database.Database, query: string, steps: Record<string, n
   }
 }
 
+/** The two entry points a tree of the code exports (the current tree's, or an older one's: --base). */
+interface Code { label: string; searchCombined: typeof searchCombined; searchLaws: typeof searchLaws }
+
+/** The laws section of an answer as compared: its units in order with their confidence, and its totals. */
+const lawsOf = (answer: Awaited<ReturnType<typeof searchCombined>>) => JSON.stringify({
+  laws: answer.sections.laws.map((law) => `${law.id} ${law.confidence}`), totals: answer.section_totals.laws,
+});
+
 if (import.meta.main) {
   if (!hasSharedData) {
     console.log('laws speed: ../shared/data not found; nothing to measure');
     process.exit(0);
   }
   const db = await lawsCorpus();
-  const answers: Record<string, unknown> = {};
+  const codes: Code[] = [{ label: 'this tree', searchCombined, searchLaws }];
+  const base = argAfter('--base');
+  if (base) {
+    const root = new URL(`file://${process.cwd()}/${base}/src/search/`);
+    codes.unshift({
+      label: `${base}`,
+      searchCombined: (await import(new URL('combined-search.ts', root).href) as { searchCombined: typeof searchCombined }).searchCombined,
+      searchLaws: (await import(new URL('law-search.ts', root).href) as { searchLaws: typeof searchLaws }).searchLaws,
+    });
+  }
   console.log(`laws section speed, node ${process.version}, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}, ${new Date().toISOString()}`);
-  const rows: string[][] = [['set, mode', 'queries', 'whole search p50 (mean)', 'laws section p50 (mean)']];
+  const rows: string[][] = [['set, mode', 'code', 'queries', 'whole search p50 (mean)', 'laws section p50 (mean)']];
   const stepNames = ['compounds', 'typed bm25', 'typed count', 'typed core pick', 'widened bm25', 'widened count', 'widened core pick'];
   const stepRows: string[][] = [['set', ...stepNames]];
+  let compared = 0;
+  const differ: string[] = [];
   for (const [set, queries] of Object.entries(LAW_SETS)) {
-    // Warm-up: statements prepared and pages cached (the first ten queries of the set, every mode).
-    for (const mode of MODES) for (const q of queries.slice(0, 10)) await searchCombined(db, { query: `${q.query} `, mode, limit: 10, bridge: true });
+    // Warm-up: statements prepared and pages cached (the first ten queries of the set, every mode, every tree).
+    for (const code of codes) for (const mode of MODES) for (const q of queries.slice(0, 10)) await code.searchCombined(db, { query: `${q.query} `, mode, limit: 10, bridge: true });
     for (const mode of MODES) {
-      const whole: number[] = [];
-      const section: number[] = [];
+      const whole = codes.map(() => [] as number[]);
+      const section = codes.map(() => [] as number[]);
       for (const q of queries) {
         const args = { query: q.query, mode, limit: 10, bridge: true };
-        const started = performance.now();
-        const answer = await searchCombined(db, args);
-        whole.push(performance.now() - started);
-        answers[`${set}|${mode}|${q.query}`] = {
-          laws: answer.sections.laws.map((law) => `${law.id} ${law.confidence}`), totals: answer.section_totals.laws,
-        };
+        // Each tree in turn on the same query (the same load, the same page cache).
+        const answers: string[] = [];
+        for (const [at, code] of codes.entries()) {
+          const started = performance.now();
+          answers.push(lawsOf(await code.searchCombined(db, args)));
+          whole[at]!.push(performance.now() - started);
+        }
+        if (answers.length > 1) {
+          compared++;
+          if (answers.some((answer) => answer !== answers[0])) differ.push(`${set}|${mode}|${q.query}`);
+        }
         // The section alone, with the options the handler passes (the decisions ranked again, untimed).
         const qv = await queryVectorFor(db, args, false, null);
         db.transaction(() => {
           const ranking = rankDecisions(db, { ...args, depth: args.limit }, false, qv);
           const options = lawSearchOptions(db, args, ranking, pageItems(db, ranking, 0, args.limit, true));
-          time(section, () => searchLaws(db, options));
+          for (const [at, code] of codes.entries()) time(section[at]!, () => code.searchLaws(db, options));
         })();
       }
-      rows.push([`${set}, ${mode}`, String(queries.length), cell(whole), cell(section)]);
+      for (const [at, code] of codes.entries()) rows.push([`${set}, ${mode}`, code.label, String(queries.length), cell(whole[at]!), cell(section[at]!)]);
     }
     const steps = Object.fromEntries(stepNames.map((name) => [name, [] as number[]]));
     for (const q of queries) db.transaction(() => rawPasses(db, q.query, steps))();
     stepRows.push([set, ...stepNames.map((name) => cell(steps[name]!))]);
   }
   printTable(rows);
-  console.log('\nhybrid steps of the laws section, ms p50 (mean) per query (raw FTS5: bm25 over every match; count: the matches alone)');
+  console.log('\nhybrid steps of the laws section (this tree), ms p50 (mean) per query (raw FTS5: bm25 over every match; count: the matches alone)');
   printTable(stepRows);
-  const write = argAfter('--write');
-  if (write) writeFileSync(write, JSON.stringify(answers, null, 1));
-  const compare = argAfter('--compare');
-  if (compare) {
-    const before = JSON.parse(readFileSync(compare, 'utf8')) as Record<string, unknown>;
-    const differ = Object.keys({ ...before, ...answers }).filter((key) => JSON.stringify(before[key]) !== JSON.stringify(answers[key]));
-    console.log(`\nlaws answers compared with ${compare}: ${Object.keys(answers).length} queries x modes, ${differ.length} differ${differ.length ? `: ${differ.slice(0, 10).join('; ')}` : ''}`);
-  }
+  if (base) console.log(`\nlaws sections compared (units, order, confidence, totals): ${compared} queries x modes, ${differ.length} differ${differ.length ? `: ${differ.slice(0, 10).join('; ')}` : ''}`);
+  console.log(`load at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   db.close();
 }
