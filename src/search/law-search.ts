@@ -79,19 +79,25 @@ export interface LawSection {
  */
 function lexicalPool(db: Database.Database, priors: LawPriors, expression: string, jurisdiction?: string): { rows: (UnitKey & { share: number })[]; matches: number } {
   if (expression === '') return { rows: [], matches: 0 };
-  const scored = jurisdiction
-    ? sql<[string, string], { rowid: number; bm25: number }>(db, `SELECT f.rowid, bm25(law_units_fts, ${UNIT_WEIGHTS.join(', ')}) AS bm25
+  // Each match as [rowid, bm25] (a common word matches tens of thousands of units: no object per row).
+  const scored = (jurisdiction
+    ? sql(db, `SELECT f.rowid, bm25(law_units_fts, ${UNIT_WEIGHTS.join(', ')}) AS bm25
       FROM law_units_fts f JOIN law_units u ON u.rowid = f.rowid JOIN laws l ON l.id = u.law_id
-      WHERE law_units_fts MATCH ? AND l.jurisdiction = ?`).all(expression, jurisdiction)
-    : sql<[string], { rowid: number; bm25: number }>(db, `SELECT rowid, bm25(law_units_fts, ${UNIT_WEIGHTS.join(', ')}) AS bm25
-      FROM law_units_fts WHERE law_units_fts MATCH ?`).all(expression);
-  scored.sort((a, b) => a.bm25 - b.bm25 || a.rowid - b.rowid);
+      WHERE law_units_fts MATCH ? AND l.jurisdiction = ?`).raw().all(expression, jurisdiction)
+    : sql(db, `SELECT rowid, bm25(law_units_fts, ${UNIT_WEIGHTS.join(', ')}) AS bm25
+      FROM law_units_fts WHERE law_units_fts MATCH ?`).raw().all(expression)) as [rowid: number, bm25: number][];
+  scored.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
   const picked = scored.slice(0, UNIT_POOL);
-  if (scored.length > UNIT_POOL) picked.push(...scored.slice(UNIT_POOL).filter((row) => priors.isCore(row.rowid)).slice(0, CORE_POOL));
-  const best = Math.min(-1e-9, picked[0]?.bm25 ?? 0);
-  const share = new Map(picked.map((row) => [row.rowid, row.bm25 / best]));
+  for (let at = UNIT_POOL, core = 0; at < scored.length && core < CORE_POOL; at++) {
+    if (priors.isCore(scored[at][0])) {
+      picked.push(scored[at]);
+      core++;
+    }
+  }
+  const best = Math.min(-1e-9, picked[0]?.[1] ?? 0);
+  const share = new Map(picked.map(([rowid, bm25]) => [rowid, bm25 / best]));
   const rows = sql<[string], UnitKey>(db, `SELECT ${KEY_COLUMNS} FROM law_units u JOIN laws l ON l.id = u.law_id
-    WHERE u.rowid IN (SELECT value FROM json_each(?))`).all(JSON.stringify(picked.map((row) => row.rowid)));
+    WHERE u.rowid IN (SELECT value FROM json_each(?))`).all(JSON.stringify(picked.map(([rowid]) => rowid)));
   return { rows: rows.map((row) => ({ ...row, share: share.get(row.rowid)! })), matches: scored.length };
 }
 
