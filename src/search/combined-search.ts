@@ -3,11 +3,11 @@
 import type Database from 'better-sqlite3';
 import type { EmbeddingsConfig } from '../config.ts';
 import type { QueryVector } from './embedder.ts';
-import { pageItems, queryVectorFor, rankDecisions, type SearchMode } from './decision-search.ts';
+import { pageItems, queryVectorFor, rankDecisions, type Ranking, type SearchMode } from './decision-search.ts';
 import type { DecisionFilters } from './filters.ts';
 import { searchLaws } from './law-search.ts';
 import { planQuery } from './plan.ts';
-import { topConfidence } from './results.ts';
+import { topConfidence, type DecisionItem } from './results.ts';
 import { frequentlyCitedByResults, normsCitedByResults } from './cited-by-results.ts';
 import { answerKey, cachedAnswer, keepAnswer } from './answer-cache.ts';
 
@@ -46,18 +46,7 @@ export async function searchCombined(db: Database.Database, args: CombinedSearch
 function answerCombined(db: Database.Database, args: CombinedSearchArgs, qv: QueryVector | null) {
   const ranking = rankDecisions(db, { ...args, depth: args.limit }, false, qv);
   const decisions = pageItems(db, ranking, 0, args.limit, true);
-  const mode = args.mode ?? 'hybrid';
-  const plan = ranking.plan ?? planQuery(db, args.query, args.bridge);
-  const laws = searchLaws(db, {
-    // Keyword requires every query group, so the bridge widens the groups there but its norms lead only otherwise.
-    query: args.query, groups: plan.groups, all: mode === 'keyword', norms: mode === 'keyword' ? [] : plan.norms,
-    limit: args.limit, jurisdiction: args.jurisdiction,
-    // The units the ranked decisions cite rank higher, and join the section unless every group is required; not where
-    // no listed decision holds the query's words (all found by their vectors: their citations are no evidence, and
-    // they pushed the one unit using a rare word off the list).
-    decisions: decisions.some((decision) => decision.confidence !== 'low') ? ranking.decisions.map((decision) => decision.decision_id) : [],
-    joinCited: mode !== 'keyword',
-  });
+  const laws = searchLaws(db, lawSearchOptions(db, args, ranking, decisions));
   const lawsTruncated = laws.total.value > laws.items.length || laws.total.is_floor;
   const decisionsTruncated = ranking.decisions.length > decisions.length || !ranking.exhaustive;
   const ids = decisions.map((item) => item.id);
@@ -87,6 +76,23 @@ function answerCombined(db: Database.Database, args: CombinedSearchArgs, qv: Que
     frequently_cited_by_results: frequentlyCitedByResults(db, ids),
     norms_cited_by_decision_results: normsCitedByResults(db, ids),
     top_confidence: topConfidence(best),
+  };
+}
+
+/** The laws section's options for a query and its ranked decisions (exported for bench/laws-speed.ts). */
+export function lawSearchOptions(db: Database.Database, args: CombinedSearchArgs, ranking: Ranking, decisions: DecisionItem[]): Parameters<typeof searchLaws>[1] {
+  const mode = args.mode ?? 'hybrid';
+  const plan = ranking.plan ?? planQuery(db, args.query, args.bridge);
+  return {
+
+    // Keyword requires every query group, so the bridge widens the groups there but its norms lead only otherwise.
+    query: args.query, groups: plan.groups, all: mode === 'keyword', norms: mode === 'keyword' ? [] : plan.norms,
+    limit: args.limit, jurisdiction: args.jurisdiction,
+    // The units the ranked decisions cite rank higher, and join the section unless every group is required; not where
+    // no listed decision holds the query's words (all found by their vectors: their citations are no evidence, and
+    // they pushed the one unit using a rare word off the list).
+    decisions: decisions.some((decision) => decision.confidence !== 'low') ? ranking.decisions.map((decision) => decision.decision_id) : [],
+    joinCited: mode !== 'keyword',
   };
 }
 

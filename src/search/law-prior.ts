@@ -58,26 +58,31 @@ function priors(db: Database.Database): Priors {
   return priorsNow;
 }
 
-/**
- * A law's prior (0..1; a law the corpus does not hold: 0.1).
- *
- * @example lawPrior(db, bgbId) // 1 where the decisions cite the BGB most
- */
-export function lawPrior(db: Database.Database, lawId: string): number {
-  return priors(db).byLaw.get(lawId) ?? 0.1;
-}
-
 /** A law with a prior of 0.6 or more is a core law: the registry's laws, the ones a lawyer cites by abbreviation. */
 const CORE_PRIOR = 0.6;
 
-/** Whether a law-unit row belongs to a core law. */
-export function isCoreUnit(db: Database.Database, rowid: number): boolean {
-  return priors(db).coreUnits.has(rowid);
+/** The priors as one query reads them (looked up once: a search asks for thousands of rows). */
+export interface LawPriors {
+  /** A law's prior (0..1; a law the corpus does not hold: 0.1). */
+  prior(lawId: string): number;
+  /** Whether a law-unit row belongs to a core law. */
+  isCore(rowid: number): boolean;
+  /** How many of the corpus's decisions cite a unit ('BGB', '§ 573'). */
+  decisionsCiting(law: string, unit: string): number;
 }
 
-/** How many of the corpus's decisions cite a unit ('BGB', '§ 573'). */
-export function decisionsCiting(db: Database.Database, law: string, unit: string): number {
-  return priors(db).citingDecisions.get(`${law}|${unit}`) ?? 0;
+/**
+ * The priors of the corpus as `db` reads it now: call once per search (inside its read transaction).
+ *
+ * @example lawPriors(db).prior(bgbId) // 1 where the decisions cite the BGB most
+ */
+export function lawPriors(db: Database.Database): LawPriors {
+  const { byLaw, coreUnits, citingDecisions } = priors(db);
+  return {
+    prior: (lawId) => byLaw.get(lawId) ?? 0.1,
+    isCore: (rowid) => coreUnits.has(rowid),
+    decisionsCiting: (law, unit) => citingDecisions.get(`${law}|${unit}`) ?? 0,
+  };
 }
 
 /**

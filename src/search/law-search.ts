@@ -13,7 +13,7 @@ import { snippetOf } from './snippets.ts';
 import { confidenceOf, type Confidence } from './results.ts';
 import { unitLabel } from './index-sync.ts';
 import { COUNT_CAP } from './rank-range.ts';
-import { decisionsCiting, isCoreUnit, lawPrior } from './law-prior.ts';
+import { lawPriors, type LawPriors } from './law-prior.ts';
 
 export const UNIT_WEIGHTS = [5, 4, 1] as const;
 const UNIT_POOL = 200;
@@ -52,13 +52,18 @@ export interface LawItem {
   confidence: Confidence;
 }
 
-interface UnitRow {
-  rowid: number; id: string; law_id: string; kind: string; number: string; heading: string | null; text: string | null;
-  breadcrumb: string | null; abbreviation: string; law_type: string | null; jurisdiction: string; law_title: string | null;
+/** What ranking a unit reads (its text is read only for the units listed: a pool holds hundreds). */
+interface UnitKey { rowid: number; law_id: string; kind: string; number: string; abbreviation: string; jurisdiction: string }
+interface UnitRow extends UnitKey {
+  id: string; heading: string | null; text: string | null; breadcrumb: string | null; law_type: string | null; law_title: string | null;
 }
 
-const UNIT_COLUMNS = `u.rowid, u.id, u.law_id, u.kind, u.number, u.heading, u.text, u.breadcrumb, l.abbreviation, l.law_type,
-  l.jurisdiction, l.title AS law_title`;
+const KEY_COLUMNS = 'u.rowid, u.law_id, u.kind, u.number, l.abbreviation, l.jurisdiction';
+const UNIT_COLUMNS = `${KEY_COLUMNS}, u.id, u.heading, u.text, u.breadcrumb, l.law_type, l.title AS law_title`;
+
+/** The rows of law units by rowid, in no particular order. */
+const unitRows = (db: Database.Database, rowids: number[]) => sql<[string], UnitRow>(db, `SELECT ${UNIT_COLUMNS}
+  FROM law_units u JOIN laws l ON l.id = u.law_id WHERE u.rowid IN (SELECT value FROM json_each(?))`).all(JSON.stringify(rowids));
 
 export interface LawSection {
   items: LawItem[];
@@ -72,21 +77,27 @@ export interface LawSection {
  * ordinances match better), each with its BM25 share of the best match, and the number of matches. One pass over the
  * matches: ranking, count and the core laws' best come from the same rows (three FTS5 queries cost three passes).
  */
-function lexicalPool(db: Database.Database, expression: string, jurisdiction?: string): { rows: (UnitRow & { share: number })[]; matches: number } {
+function lexicalPool(db: Database.Database, priors: LawPriors, expression: string, jurisdiction?: string): { rows: (UnitKey & { share: number })[]; matches: number } {
   if (expression === '') return { rows: [], matches: 0 };
-  const scored = jurisdiction
-    ? sql<[string, string], { rowid: number; bm25: number }>(db, `SELECT f.rowid, bm25(law_units_fts, ${UNIT_WEIGHTS.join(', ')}) AS bm25
+  // Each match as [rowid, bm25] (a common word matches tens of thousands of units: no object per row).
+  const scored = (jurisdiction
+    ? sql(db, `SELECT f.rowid, bm25(law_units_fts, ${UNIT_WEIGHTS.join(', ')}) AS bm25
       FROM law_units_fts f JOIN law_units u ON u.rowid = f.rowid JOIN laws l ON l.id = u.law_id
-      WHERE law_units_fts MATCH ? AND l.jurisdiction = ?`).all(expression, jurisdiction)
-    : sql<[string], { rowid: number; bm25: number }>(db, `SELECT rowid, bm25(law_units_fts, ${UNIT_WEIGHTS.join(', ')}) AS bm25
-      FROM law_units_fts WHERE law_units_fts MATCH ?`).all(expression);
-  scored.sort((a, b) => a.bm25 - b.bm25 || a.rowid - b.rowid);
+      WHERE law_units_fts MATCH ? AND l.jurisdiction = ?`).raw().all(expression, jurisdiction)
+    : sql(db, `SELECT rowid, bm25(law_units_fts, ${UNIT_WEIGHTS.join(', ')}) AS bm25
+      FROM law_units_fts WHERE law_units_fts MATCH ?`).raw().all(expression)) as [rowid: number, bm25: number][];
+  scored.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
   const picked = scored.slice(0, UNIT_POOL);
-  if (scored.length > UNIT_POOL) picked.push(...scored.slice(UNIT_POOL).filter((row) => isCoreUnit(db, row.rowid)).slice(0, CORE_POOL));
-  const best = Math.min(-1e-9, picked[0]?.bm25 ?? 0);
-  const share = new Map(picked.map((row) => [row.rowid, row.bm25 / best]));
-  const rows = sql<[string], UnitRow>(db, `SELECT ${UNIT_COLUMNS} FROM law_units u JOIN laws l ON l.id = u.law_id
-    WHERE u.rowid IN (SELECT value FROM json_each(?))`).all(JSON.stringify(picked.map((row) => row.rowid)));
+  for (let at = UNIT_POOL, core = 0; at < scored.length && core < CORE_POOL; at++) {
+    if (priors.isCore(scored[at][0])) {
+      picked.push(scored[at]);
+      core++;
+    }
+  }
+  const best = Math.min(-1e-9, picked[0]?.[1] ?? 0);
+  const share = new Map(picked.map(([rowid, bm25]) => [rowid, bm25 / best]));
+  const rows = sql<[string], UnitKey>(db, `SELECT ${KEY_COLUMNS} FROM law_units u JOIN laws l ON l.id = u.law_id
+    WHERE u.rowid IN (SELECT value FROM json_each(?))`).all(JSON.stringify(picked.map(([rowid]) => rowid)));
   return { rows: rows.map((row) => ({ ...row, share: share.get(row.rowid)! })), matches: scored.length };
 }
 
@@ -97,15 +108,15 @@ const splitUnit = (unit: string): [string, string] => {
 };
 
 /** The law units named by `norms` (law abbreviation and '§ 573'), in their order. */
-function unitsNamed(db: Database.Database, norms: { law: string; unit: string }[], jurisdiction?: string): UnitRow[] {
+function unitsNamed(db: Database.Database, norms: { law: string; unit: string }[], jurisdiction?: string): UnitKey[] {
   if (norms.length === 0) return [];
-  const rows = sql<[string], UnitRow & { law_unit: string }>(db, `SELECT ${UNIT_COLUMNS}, l.abbreviation || '|' || u.kind || ' ' || u.number AS law_unit
+  const rows = sql<[string], UnitKey & { law_unit: string }>(db, `SELECT ${KEY_COLUMNS}, l.abbreviation || '|' || u.kind || ' ' || u.number AS law_unit
     FROM json_each(?) n JOIN laws l ON l.abbreviation = n.value ->> 0 JOIN law_units u ON u.law_id = l.id
       AND u.kind = n.value ->> 1 AND u.number = n.value ->> 2`)
     .all(JSON.stringify(norms.map((norm) => [norm.law, ...splitUnit(norm.unit)])));
   const byKey = new Map(rows.map((row) => [row.law_unit, row]));
   return norms.map((norm) => byKey.get(`${norm.law}|${norm.unit}`))
-    .filter((row): row is UnitRow & { law_unit: string } => row !== undefined && (!jurisdiction || row.jurisdiction === jurisdiction));
+    .filter((row): row is UnitKey & { law_unit: string } => row !== undefined && (!jurisdiction || row.jurisdiction === jurisdiction));
 }
 
 /**
@@ -113,7 +124,7 @@ function unitsNamed(db: Database.Database, norms: { law: string; unit: string }[
  * rare a citation of the unit is in the corpus (a cost rule every judgment cites, § 91 ZPO, says nothing about the
  * question): 0..1, keyed by the unit's law and label ('BGB|§ 573').
  */
-function citedByDecisions(db: Database.Database, decisions: string[]): Map<string, number> {
+function citedByDecisions(db: Database.Database, priors: LawPriors, decisions: string[]): Map<string, number> {
   const ranked = decisions.slice(0, CITING_DECISIONS);
   if (ranked.length === 0) return new Map();
   const { n: corpus } = sql<[], { n: number }>(db, 'SELECT count(*) AS n FROM decisions').get()!;
@@ -124,7 +135,7 @@ function citedByDecisions(db: Database.Database, decisions: string[]): Map<strin
   const full = ranked.reduce((sum, _, rank) => sum + 1 / (rank + 1), 0);
   const weights = new Map<string, number>();
   for (const row of rows) {
-    const rarity = Math.log((corpus + 1) / Math.max(1, decisionsCiting(db, row.law, row.unit))) / Math.log(corpus + 1);
+    const rarity = Math.log((corpus + 1) / Math.max(1, priors.decisionsCiting(row.law, row.unit))) / Math.log(corpus + 1);
     const key = `${row.law}|${row.unit}`;
     weights.set(key, (weights.get(key) ?? 0) + rarity / (row.at + 1) / full);
   }
@@ -146,7 +157,7 @@ function lawItem(row: UnitRow, groups: TermGroup[], isMatch: (stem: string) => b
   };
 }
 
-interface Candidate { row: UnitRow; lexical: number; cited: number; bridged: boolean; score: number }
+interface Candidate { row: UnitKey; lexical: number; cited: number; bridged: boolean; score: number }
 
 /**
  * Searches law units: the units matching the expression (BM25, the label and law's name above the heading above the
@@ -168,14 +179,15 @@ export function searchLaws(db: Database.Database, options: {
   // A rare compound also matches by its parts together ('Pflichtteilsanspruch': Pflichtteil and Anspruch); in keyword
   // mode too, where the parts stand for the required word only within six words of each other.
   const groups = splitCompounds(db, 'law_units_fts', options.groups, options.query, options.all);
+  const priors = lawPriors(db);
   const expression = matchExpression(groups, options.all);
   const candidates = new Map<number, Candidate>();
   // The words as typed first: their matches score by their BM25 share of the best; the matches of the widened forms
   // (prefixes, compounds) at WIDENED_SHARE of their share ('Schadensersatz' finds § 823 BGB by its heading
   // 'Schadensersatzpflicht'). The widened pass also gives the count.
   const typedExpression = matchExpression(asTyped(groups), options.all);
-  const typed = lexicalPool(db, typedExpression, options.jurisdiction);
-  const widened = typedExpression === expression ? null : lexicalPool(db, expression, options.jurisdiction);
+  const typed = lexicalPool(db, priors, typedExpression, options.jurisdiction);
+  const widened = typedExpression === expression ? null : lexicalPool(db, priors, expression, options.jurisdiction);
   for (const [pool, share] of [[typed, 1], [widened, WIDENED_SHARE]] as const) {
     for (const row of pool?.rows ?? []) {
       if (!candidates.has(row.rowid)) candidates.set(row.rowid, { row, lexical: share * row.share, cited: 0, bridged: false, score: 0 });
@@ -190,7 +202,7 @@ export function searchLaws(db: Database.Database, options: {
     if (held) held.bridged = true;
     else candidates.set(row.rowid, { row, lexical: 0, cited: 0, bridged: true, score: 0 });
   }
-  const cited = citedByDecisions(db, options.decisions ?? []);
+  const cited = citedByDecisions(db, priors, options.decisions ?? []);
   if (options.joinCited) {
     const named = [...cited].filter(([, weight]) => weight >= CITED_JOIN).map(([key]) => {
       const [law, unit] = key.split('|');
@@ -203,7 +215,7 @@ export function searchLaws(db: Database.Database, options: {
   for (const candidate of candidates.values()) {
     const { row } = candidate;
     candidate.cited = cited.get(`${row.abbreviation}|${row.kind} ${row.number}`) ?? 0;
-    candidate.score = candidate.lexical + PRIOR_WEIGHT * lawPrior(db, row.law_id) + CITED_WEIGHT * candidate.cited
+    candidate.score = candidate.lexical + PRIOR_WEIGHT * priors.prior(row.law_id) + CITED_WEIGHT * candidate.cited
       + (candidate.bridged ? BRIDGE_WEIGHT : 0);
   }
   const ordered = [...candidates.values()].sort((a, b) => b.score - a.score || a.row.rowid - b.row.rowid);
@@ -213,8 +225,10 @@ export function searchLaws(db: Database.Database, options: {
   if (exhaustive) total = { value: candidates.size, is_floor: false };
   else if (added > 0) total = { ...total, is_floor: true };
   const isMatch = termMatcher(groups);
-  const items = ordered.slice(0, options.limit).map((candidate, index) => {
-    const item = lawItem(candidate.row, groups, isMatch);
+  const listed = ordered.slice(0, options.limit);
+  const rows = new Map(unitRows(db, listed.map((candidate) => candidate.row.rowid)).map((row) => [row.rowid, row]));
+  const items = listed.map((candidate, index) => {
+    const item = lawItem(rows.get(candidate.row.rowid)!, groups, isMatch);
     // 'high' only for a first unit well ahead of the second and named by more than the words: the bridge, or the
     // ranked decisions' citations (judged laws set: 28 of 29 such firsts relevant in hybrid, 5 of 5 in keyword mode;
     // ahead by the words alone, 6 of 18 in keyword mode); others answering every group say 'medium'.

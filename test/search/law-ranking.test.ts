@@ -127,3 +127,33 @@ test('laws section: the one unit holding a word nothing else holds leads, ahead 
     assert.equal(answer.sections.laws[0]?.title, '§ 3 KontrBuchV Saatgutkontrollbuch', JSON.stringify(answer.sections.laws.map((law) => law.title)));
   }
 });
+
+test("laws section: past a full pool of ordinance units, the core laws' best matches still join and lead", async () => {
+  // 250 short units of an ordinance use the word more than any BGB unit does: BM25 alone puts every BGB unit past the
+  // pool of 200; the core laws' best matches join it, and the BGB's prior ranks them first.
+  const dir = mkdtempSync(join(tmpdir(), 'juralite-law-pool-'));
+  const path = join(dir, 'corpus.db');
+  copyFileSync(await demoCorpus(), path);
+  const units = Array.from({ length: 250 }, (_, i): [string, string, string] => [`§ ${i + 1}`, 'Kündigung', 'Die Kündigung der Kündigung ist eine Kündigung.']);
+  writeFileSync(join(dir, 'many.xml'), giiLaw('BJNR999990004', 'KündAnzV', 'Verordnung über Kündigungsanzeigen', units));
+  const db = openCorpus(path);
+  try {
+    assert.deepEqual((await importPaths(db, [join(dir, 'many.xml')])).failed, []);
+    const ranked = db.prepare(`SELECT l.abbreviation FROM law_units_fts f JOIN law_units u ON u.rowid = f.rowid JOIN laws l ON l.id = u.law_id
+      WHERE law_units_fts MATCH ? ORDER BY bm25(law_units_fts, 5, 4, 1), f.rowid`).pluck().all(`"${tokenize('Kündigung')[0]!.stem}"`) as string[];
+    const firstOther = ranked.findIndex((abbreviation) => abbreviation !== 'KündAnzV');
+    assert.ok(firstOther >= 250, `first unit of another law at ${firstOther} of ${ranked.length}`);
+    const answer = await searchCombined(db, { query: 'Kündigung', mode: 'hybrid', limit: 10, bridge: false });
+    const found = answer.sections.laws;
+    assert.ok(found.length === 10 && found.slice(0, 3).every((law) => ['BGB', 'KSchG'].includes(law.abbreviation)), JSON.stringify(found.map((law) => law.title)));
+    for (const law of found) assert.ok(law.snippet.includes('<mark>') && law.breadcrumb !== undefined, law.title);
+    const core = ranked.filter((abbreviation) => ['BGB', 'KSchG'].includes(abbreviation)).length;
+    assert.ok(answer.section_totals.laws.candidate_pool >= 200 + Math.min(100, core), `pool ${answer.section_totals.laws.candidate_pool}, core matches ${core}`);
+    // Counted over the widened words ('Kündigungen' too): the typed word's matches at least.
+    assert.equal(answer.section_totals.laws.pool_exhaustive, false);
+    assert.ok(answer.section_totals.laws.total_available.value >= ranked.length, JSON.stringify(answer.section_totals.laws));
+  } finally {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
