@@ -196,4 +196,44 @@ for (const mode of modes) {
   console.log(`\n${mode}: ${list.length - WARMUP} new queries (after ${WARMUP} untimed), answer cache and page texts emptied before each`);
   printTable(rows);
 }
+
+// The norm arm before and after Session 17's change, interleaved on the candidates hybrid hands it (both arms' pools)
+// for the lay queries whose bridge names norms: the query over the citation_edges view (every statute edge to the
+// norm, then the candidates among them) against the candidates' seeks in citation_links_statutes; answers compared.
+const VIEW_QUERY = `SELECT e.from_decision_id AS id,
+    (SELECT id FROM chunks WHERE decision_id = e.from_decision_id ORDER BY position LIMIT 1) AS first_chunk
+  FROM citation_edges e
+  WHERE e.from_decision_id IN (SELECT value FROM json_each(?)) AND e.reference_type = 'statute'
+    AND (e.target_law, e.target_unit) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))
+  GROUP BY e.from_decision_id ORDER BY count(*) DESC, e.from_decision_id LIMIT 200`;
+const viewArm = (norms: { law: string; unit: string }[], candidates: string[]) => sql<[string, string], { id: string; first_chunk: number | null }>(db, VIEW_QUERY)
+  .all(JSON.stringify(candidates), JSON.stringify(norms.map((n) => [n.law, n.unit])))
+  .filter((row) => row.first_chunk !== null).map((row) => ({ decision_id: row.id, chunks: [row.first_chunk!] }));
+const armTimes: [number[], number[]] = [[], []];
+let armSame = 0;
+let armAsked = 0;
+for (const [index, query] of queries.lay.entries()) {
+  const plan = planQuery(db, query, true);
+  if (plan.norms.length === 0) continue;
+  const qv = await queryVectorFor(db, { query, mode: 'hybrid', bridge: true }, true, null);
+  const filters = filterSql({});
+  const lexical = lexicalArm(db, matchExpression(asTyped(plan.groups), false), filters, DECISION_POOL, phrasesOf(asTyped(plan.groups)));
+  const candidates = [...new Set([...lexical.entries, ...semanticArm(db, qv, {}, filters).entries].map((entry) => entry.decision_id))];
+  const ways = [() => viewArm(plan.norms, candidates), () => normArm(db, plan.norms, candidates)];
+  const answers: string[] = [];
+  for (const way of index % 2 === 0 ? [0, 1] : [1, 0]) {
+    const started = performance.now();
+    answers[way] = JSON.stringify(ways[way]());
+    armTimes[way].push(performance.now() - started);
+  }
+  armAsked++;
+  if (answers[0] === answers[1]) armSame++;
+}
+const armRows: (string | number)[][] = [['norm arm, lay queries with norms', 'p50 ms', 'p95 ms', 'mean ms', 'x view p50']];
+for (const [way, name] of ['over the citation_edges view (before)', 'seeks per candidate and norm (now)'].entries()) {
+  const s = stats(armTimes[way]);
+  armRows.push([name, s.p50, s.p95, s.mean.toFixed(3), (s.p50 / stats(armTimes[0]).p50).toFixed(2)]);
+}
+console.log(`\nnorm arm: ${armAsked} lay queries with norms, both ways interleaved, identical answers ${armSame}/${armAsked}`);
+printTable(armRows);
 service.close();
