@@ -26,13 +26,6 @@ export function decisionText(db: Database.Database, decisionId: string): string 
   return row ? decompressText(row.text_zstd) : undefined;
 }
 
-/** The whole texts of decisions `ids`, read in one statement (an id naming no decision is absent). */
-export function decisionTexts(db: Database.Database, ids: readonly string[]): Map<string, string> {
-  const rows = sql<[string], { id: string; text_zstd: Buffer }>(db,
-    'SELECT id, text_zstd FROM decisions WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids));
-  return new Map(rows.map((row) => [row.id, decompressText(row.text_zstd)]));
-}
-
 /** A chunk as its readers want it: its columns and its text, cut from the decision's text. */
 export interface ChunkSpan { start_offset: number; end_offset: number }
 

@@ -4,7 +4,7 @@
 // Kept only for the state of the corpus they were read from, as the answer cache is (any commit to the file empties
 // it); bounded by characters, the least recently used going first.
 import type Database from 'better-sqlite3';
-import { decisionTexts } from '../corpus/stored-text.ts';
+import { decisionText } from '../corpus/stored-text.ts';
 import { corpusVersion } from './answer-cache.ts';
 
 /** Characters kept per connection (up to about 16 MB; a generated decision has some 11,000). */
@@ -15,8 +15,7 @@ const kept = new WeakMap<Database.Database, Kept>();
 
 /**
  * The texts of decisions `ids` as the corpus holds them now (an id naming no decision is absent), decompressing
- * only those not kept from an earlier page (read in one statement: one per text cost a page some 0.25 ms at 100k).
- * Call inside the read transaction the page is read in.
+ * only those not kept from an earlier page. Call inside the read transaction the page is read in.
  *
  * @example const texts = pageTexts(db, ['3f2c…', '9a41…']); texts.get('3f2c…')
  */
@@ -24,23 +23,15 @@ export function pageTexts(db: Database.Database, ids: readonly string[], limit =
   const version = corpusVersion(db);
   let cache = kept.get(db);
   if (!cache || cache.version !== version) kept.set(db, cache = { version, texts: new Map(), chars: 0 });
-  // The kept texts first (most recently used last), so that keeping the new ones cannot drop one this page needs.
-  const held = new Map<string, string>();
-  for (const id of ids) {
-    const text = cache.texts.get(id);
-    if (text === undefined) continue;
-    cache.texts.delete(id);
-    cache.texts.set(id, text);
-    held.set(id, text);
-  }
-  const missing = ids.filter((id) => !held.has(id));
-  const read = missing.length > 0 ? decisionTexts(db, missing) : new Map<string, string>();
   const texts = new Map<string, string>();
   for (const id of ids) {
-    if (texts.has(id)) continue;
-    let text = held.get(id);
-    if (text === undefined) {
-      text = read.get(id);
+    let text = cache.texts.get(id);
+    if (text !== undefined) {
+      // Most recently used last.
+      cache.texts.delete(id);
+      cache.texts.set(id, text);
+    } else {
+      text = decisionText(db, id);
       if (text === undefined) continue;
       keep(cache, id, text, limit);
     }

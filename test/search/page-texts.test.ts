@@ -11,7 +11,7 @@ import { decisionText } from '../../src/corpus/stored-text.ts';
 import { decisionId } from '../../src/corpus/ids.ts';
 import { importPaths } from '../../src/ingest/import-paths.ts';
 import { searchDecisions } from '../../src/search/decision-search.ts';
-import { dropPageTexts, keptTexts, pageTexts } from '../../src/search/page-texts.ts';
+import { keptTexts, pageTexts } from '../../src/search/page-texts.ts';
 import { riiXml } from '../ingest/helpers.ts';
 
 test('page texts: the stored texts, kept until the file changes, bounded, never stale', async (t) => {
@@ -41,14 +41,6 @@ test('page texts: the stored texts, kept until the file changes, bounded, never 
   assert.equal(texts.get(first), decisionText(served, first));
   assert.equal(texts.get(second), decisionText(served, second));
   assert.equal(keptTexts(served), 2);
-  // A page whose new text, kept, pushes out a kept one it also shows: both texts are on the page.
-  dropPageTexts(served);
-  pageTexts(served, [second], size - 1);
-  const crowded = pageTexts(served, [first, second, first], size - 1);
-  assert.deepEqual([...crowded.keys()], [first, second]);
-  assert.equal(crowded.get(second), decisionText(served, second));
-  assert.equal(keptTexts(served), 1);
-  pageTexts(served, [first, second]);
 
   // A page, then the decision re-imported with a new text through another connection (juralite sync): the next page
   // cuts its snippet from the new text.
