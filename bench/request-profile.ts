@@ -8,8 +8,13 @@
  * Hybrid: the query vector, the plan, the lexical arm as typed and widened, the vector arm (scan and float re-ranking),
  * the norm arm, fusion, then the page as above.
  *
- *   node bench/request-profile.ts --db .tmp/bench-100k-lead.db [--queries 120] [--modes keyword,hybrid]
+ *   node bench/request-profile.ts --db .tmp/bench-100k-lead.db [--queries 120] [--modes keyword,hybrid] [--before DIR]
+ *
+ * --before DIR: an older checkout (`git archive 70fa74e | tar -x -C DIR`): its searchDecisions and this tree's, each on
+ * its own read-only connection to the corpus, timed interleaved query by query (new queries, order alternating).
  */
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { httpGet, printTable, stats, searchService } from './lib.ts';
 import { benchQueries } from './search-queries.ts';
@@ -35,6 +40,7 @@ import { sql } from '../src/db/statements.ts';
 
 const { values } = parseArgs({ options: {
   db: { type: 'string' }, queries: { type: 'string', default: '120' }, modes: { type: 'string', default: 'keyword,hybrid' },
+  before: { type: 'string' },
 } });
 if (!values.db) {
   console.error('usage: node bench/request-profile.ts --db CORPUS [--queries N] [--modes keyword,hybrid]');
@@ -236,4 +242,44 @@ for (const [way, name] of ['over the citation_edges view (before)', 'seeks per c
 }
 console.log(`\nnorm arm: ${armAsked} lay queries with norms, both ways interleaved, identical answers ${armSame}/${armAsked}`);
 printTable(armRows);
+
+if (values.before) {
+  const tree = async (root: string) => {
+    const load = (path: string) => import(pathToFileURL(join(resolve(root), path)).href);
+    const [search, open, answers, texts] = await Promise.all([load('src/search/decision-search.ts'), load('src/corpus/open.ts'),
+      load('src/search/answer-cache.ts'), load('src/search/page-texts.ts')]);
+    const connection = open.openCorpus(values.db, { readonly: true });
+    return {
+      connection,
+      run: async (query: string, mode: Mode) => {
+        answers.clearAnswers(connection);
+        texts.dropPageTexts(connection);
+        return JSON.stringify(await search.searchDecisions(connection, { query, mode, limit: 20, page: 1, bridge: true }));
+      },
+    };
+  };
+  const trees = [await tree(values.before), await tree('.')];
+  for (const mode of modes) {
+    const list = mode === 'keyword' ? queries.legal : queries.mixed;
+    const times: [number[], number[]] = [[], []];
+    let same = 0;
+    for (const [index, query] of list.entries()) {
+      const answers: string[] = [];
+      for (const which of index % 2 === 0 ? [0, 1] : [1, 0]) {
+        const started = performance.now();
+        answers[which] = await trees[which].run(query, mode);
+        if (index >= WARMUP) times[which].push(performance.now() - started);
+      }
+      if (answers[0] === answers[1]) same++;
+    }
+    const abRows: (string | number)[][] = [[`${mode}: searchDecisions, new query`, 'p50 ms', 'p95 ms', 'mean ms', 'x before p50']];
+    for (const [which, name] of ['before', 'this tree'].entries()) {
+      const s = stats(times[which]);
+      abRows.push([name, s.p50, s.p95, s.mean.toFixed(3), (s.p50 / stats(times[0]).p50).toFixed(2)]);
+    }
+    console.log(`\n${mode}: ${list.length - WARMUP} new queries, before and this tree interleaved, identical answers ${same}/${list.length}`);
+    printTable(abRows);
+  }
+  for (const { connection } of trees) connection.close();
+}
 service.close();
