@@ -210,8 +210,7 @@ export const TOP_K_MAX_PHRASES = 8;
  * The best `pool` rows of decisions_fts matching `expression` with `filter`, and their matches (rank-range.ts): by the
  * top-k path (top-k.ts) where `phrases` (the expression's phrases, query.ts phrasesOf) are given, at most
  * TOP_K_MAX_PHRASES, and it proves its answer; otherwise by BM25 over every match, in two threads where the connection
- * has a rank helper and the index is
- * large enough, in one otherwise. The answer is the same either way.
+ * has a rank helper and the index is large enough, in one otherwise. The answer is the same either way.
  */
 export function rankDecisionRows(db: Database.Database, expression: string, filter: DocFilter, pool: number, phrases?: string[]): RangeRanking {
   return db.transaction(() => {
