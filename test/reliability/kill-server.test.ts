@@ -25,6 +25,7 @@ import { balanceOf } from '../../src/accounts/ledger.ts';
 import { DEFAULT_PLAN_TERMS } from '../../src/accounts/plans.ts';
 import { LEGAL_TEXT } from './helpers/plausible.ts';
 import { childrenOf } from './helpers/processes.ts';
+import { filesLeftIn } from '../helpers/uploads-dir.ts';
 
 const CHILD = new URL('./helpers/server-child.ts', import.meta.url).pathname;
 const HOSTILE_WORKER = new URL('../uploads/hostile-worker.ts', import.meta.url).pathname;
@@ -189,7 +190,7 @@ test('killed while extracting (and with one upload waiting): the next process ex
       assert.fail(`upload ${id} stayed uploaded`);
     };
     for (const id of [stuck, waiting]) assert.equal((await read(id)).status, 'ready', id);
-    assert.deepEqual(readdirSync(uploads), [], 'extracted files and the cut-off one are gone');
+    assert.deepEqual(await filesLeftIn(uploads), [], 'extracted files and the cut-off one are gone');
     ledgerConsistent();
   } finally {
     next.child.kill('SIGKILL');

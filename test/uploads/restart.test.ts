@@ -16,6 +16,7 @@ import { createToken } from '../../src/accounts/tokens.ts';
 import type { Services } from '../../src/operations/operation.ts';
 import { uploadsOf } from '../../src/uploads/service.ts';
 import { getUpload, HOSTILE_WORKER, pollUntilExtracted, upload, type Target } from './client.ts';
+import { filesLeftIn } from '../helpers/uploads-dir.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'juralite-restart-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -63,7 +64,7 @@ test('an upload left uploaded by a stopped server is extracted on the next start
     assert.equal(read.char_count, Array.from(`${LEGAL_TEXT} WORKER-HANG`).length);
     assert.equal((await getUpload(restarted.api, token(restarted), 'upl_expired')).body.status, 'expired');
     assert.ok(!existsSync(expiredPath));
-    assert.deepEqual(readdirSync(uploads), []);
+    assert.deepEqual(await filesLeftIn(uploads), []);
   } finally {
     await stop(restarted);
   }
