@@ -18,6 +18,7 @@
 //   build's duration has passed, and vec0 answers meanwhile: building costs at most a twentieth of the time.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
+import { setAsideSwitch } from './set-aside.ts';
 import { corpusVersion } from './answer-cache.ts';
 import { PackedBits } from './hamming-kernel.ts';
 
@@ -148,17 +149,10 @@ export function currentBitIndex(db: Database.Database, table: string): BitIndex 
   return index;
 }
 
-const vec0Only = new WeakSet<Database.Database>();
+const vec0Only = setAsideSwitch();
 
 /** Runs `work` with vec0's query answering on this connection (benchmarks put both paths side by side with it). */
-export async function withoutBitIndex<T>(db: Database.Database, work: () => Promise<T>): Promise<T> {
-  vec0Only.add(db);
-  try {
-    return await work();
-  } finally {
-    vec0Only.delete(db);
-  }
-}
+export const withoutBitIndex = <T>(db: Database.Database, work: () => Promise<T>): Promise<T> => vec0Only.during(db, work);
 
 /** The index held for a connection now, if any (tests, benchmarks). */
 export function heldBitIndex(db: Database.Database): BitIndex | null {

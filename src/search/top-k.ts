@@ -9,6 +9,7 @@
 // ranking's (same rows, same order, same count). Otherwise, or without lists that hold, null: the caller ranks in full.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
+import { setAsideSwitch } from './set-aside.ts';
 import { decodeList, ftsTotals, idf, impactListsHold, impactState, K1 } from './impact-lists.ts';
 import { ALL_ROWS, BM25, COUNT_CAP, matching, type DocFilter, type RangeRanking } from './rank-range.ts';
 
@@ -31,17 +32,10 @@ export function topKServed(db: Database.Database): { proven: number; declined: n
   return served;
 }
 
-const setAside = new WeakSet<Database.Database>();
+const setAside = setAsideSwitch();
 
 /** Runs `work` with the top-k path set aside on this connection (benchmarks compare both on one page cache). */
-export async function withoutTopK<T>(db: Database.Database, work: () => Promise<T>): Promise<T> {
-  setAside.add(db);
-  try {
-    return await work();
-  } finally {
-    setAside.delete(db);
-  }
-}
+export const withoutTopK = <T>(db: Database.Database, work: () => Promise<T>): Promise<T> => setAside.during(db, work);
 
 /**
  * The candidates of the phrases, each with a bound on its score, best bound first, and the bound on any other row's
