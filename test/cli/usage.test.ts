@@ -107,6 +107,14 @@ test('bin/juralite under an old Node runs itself with the checkout\'s .node24; w
   const result = spawnSync(node, [join(dir, 'bin', 'juralite'), '--version'], { encoding: 'utf8', env: oldOnly, timeout: 30_000 });
   assert.equal(result.status, 1);
   assert.match(result.stderr, /^juralite needs Node >= 22\.18 \(this is v\d+\.\d+\.\d+\); run: source scripts\/node24\.sh\n$/);
+
+  // A .node24 whose binary does not answer is named with what it said (a refusal seen once in CI had no cause).
+  const broken = join(dir, '.node24', 'node_modules', 'node', 'node_modules', `node-${process.platform}-${process.arch}`, 'bin');
+  mkdirSync(broken, { recursive: true });
+  writeFileSync(join(broken, 'node'), '#!/bin/sh\necho broken >&2\nexit 3\n', { mode: 0o755 });
+  const refused = spawnSync(node, [join(dir, 'bin', 'juralite'), '--version'], { encoding: 'utf8', env: oldOnly, timeout: 30_000 });
+  assert.equal(refused.status, 1);
+  assert.match(refused.stderr, /\n  passed over \S+\.node24\S+\/bin\/node: exit 3: broken\n$/);
 });
 
 test('the usage shows `token revoke ID`, as the spec writes it (--id ID as well)', () => {
