@@ -140,7 +140,7 @@ export const FIRST_PAGE_POOL = 40;
 
 /**
  * Hybrid: the lexical, vector and norm arms fused. The first page (FIRST_PAGE decisions, `depth` at most that) fuses
- * the lexical arm's best FIRST_PAGE_POOL instead of DECISION_POOL: the top-k path proves a pool of 40 far more often
+ * the lexical arm's best FIRST_PAGE_POOL instead of DECISION_POOL: the top-k path proves a pool of 40 more often
  * and at less cost than one of 200 (bench/README "Session 18: hybrid speed"), and on the judged sets (decisions and
  * both laws sets) every MRR, R@1 and R@10 stayed the same. Deeper pages fuse the pool of 200 and keep the first page's
  * decisions first, so that pages never repeat or skip a decision.
