@@ -11,6 +11,15 @@ export interface ArmEntry { decision_id: string; chunks: number[] }
 /** An arm's ranked decisions, their passages still to be chosen (for the page served only). */
 export const entriesOf = (ids: string[]): ArmEntry[] => ids.map((id) => ({ decision_id: id, chunks: [] }));
 
+/**
+ * A leading ranking, then the decisions of `following` it does not hold, in their order (hybrid: the vector arm's
+ * decisions after those the words found; decision-search.ts says why).
+ */
+export function lexicalLed<T extends ArmEntry>(leading: T[], following: ArmEntry[]): (T | ArmEntry)[] {
+  const held = new Set(leading.map((entry) => entry.decision_id));
+  return [...leading, ...following.filter((entry) => !held.has(entry.decision_id))];
+}
+
 /** Fuses ranked lists of decisions; passages come from the first arm that holds the decision. */
 export function reciprocalRankFusion(arms: { entries: ArmEntry[]; weight?: number }[], k = RRF_K): (ArmEntry & { score: number })[] {
   const fused = new Map<string, ArmEntry & { score: number }>();
