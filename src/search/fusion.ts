@@ -3,7 +3,8 @@
 // with 60 a decision one arm alone ranks first (1/61) fell below decisions both arms rank around 30th (2/90); with 10
 // it stays above any decision both arms rank below 11th. Measured on the judged set (bench/README, issue [ranking]):
 // k = 10 against 60, hybrid MRR legal 0.951 / 0.942, lay 0.882 / 0.872, identifiers 0.952 / 0.923; 3, 5 and 20 were
-// no better.
+// no better. Since session 18 endpoint 10's hybrid fuses only the lexical and norm arms this way and lists the vector
+// arm's decisions after them (lexicalLed; decision-search.ts says why); GET /search fuses all three.
 export const RRF_K = 10;
 
 export interface ArmEntry { decision_id: string; chunks: number[] }
