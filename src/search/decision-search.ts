@@ -232,9 +232,13 @@ export function rankDecisions(db: Database.Database, args: RankArgs, exactRule: 
   }
   const plan = planQuery(db, args.query, args.bridge);
   const mode = args.mode ?? 'hybrid';
-  const ranking = mode === 'keyword' ? keywordRanking(db, plan, filters, args.depth || DECISION_POOL)
-    : mode === 'semantic' ? semanticRanking(db, args, qv, plan, filters, args.depth ?? 0)
-      : hybridRanking(db, args, qv, plan, filters, args.query, exactRule);
+  if (mode === 'keyword') {
+    // Keyword requires every word and is not reranked: the identifiers come in only where the words found nothing.
+    const keyword = keywordRanking(db, plan, filters, args.depth || DECISION_POOL);
+    return exactRule && keyword.decisions.length === 0 ? identifiersFirst(db, keyword, args.query, filters) : keyword;
+  }
+  const ranking = mode === 'semantic' ? semanticRanking(db, args, qv, plan, filters, args.depth ?? 0)
+    : hybridRanking(db, args, qv, plan, filters, args.query, exactRule);
   return exactRule ? identifiersFirst(db, ranking, args.query, filters) : ranking;
 }
 
@@ -249,9 +253,9 @@ const IDENTIFIER_SHAPE = /\d\s*[/.]\s*\d{2}|^\s*ECLI:/iu;
  * Identifiers first in every mode (where the exact-citation rule did not answer): a query that is one Aktenzeichen or
  * ECLI puts the decisions bearing it first; one shaped like an identifier that the scanner does not read, or that no
  * decision bears as its key, puts first the decisions whose title column holds every number of it (BM25 order, at
- * most 10). Then the mode's ranking: a file number is no meaning a vector holds, its words are common ones, and in
- * keyword mode a court written beside it ('LG Nürnberg-Fürth 18 KLs 505 Js 1651/21') is no word of the decision's
- * indexed text, so requiring it found nothing.
+ * most 10). Then the mode's ranking: a file number is no meaning a vector holds, and its words are common ones. In
+ * keyword mode only where every word required found nothing: a court written beside the file number ('LG
+ * Nürnberg-Fürth 18 KLs 505 Js 1651/21') is no word of the decision's indexed text.
  */
 function identifiersFirst(db: Database.Database, ranking: Ranking, query: string, filters: FilterSql): Ranking {
   const citation = exactCitationOf(query);
