@@ -18,7 +18,7 @@ import { searchCombined } from '../src/search/combined-search.ts';
 import { hasSharedData } from '../test/helpers/shared-data.ts';
 import { printTable, stats } from './lib.ts';
 import { lawsCorpus } from './laws-corpus.ts';
-import { HEADER, orUnavailable, scoreRows, type Query } from './search-relevance.ts';
+import { chosenSets, HEADER, orUnavailable, scoreRows, type Query } from './search-relevance.ts';
 
 interface LawQuery { id: string; kind: 'legal' | 'lay'; query: string; relevant_law_units: string[] }
 
@@ -34,12 +34,7 @@ export const heldoutLawQueries: Query[] = readLawSet('./search-relevance-laws-he
 export const LAW_SETS: Record<'tuning' | 'heldout', Query[]> = { tuning: lawQueries, heldout: heldoutLawQueries };
 
 /** The sets named by `--set NAME` (both without it). */
-export function chosenLawSets(argv: string[]): ['tuning' | 'heldout', Query[]][] {
-  const at = argv.indexOf('--set');
-  const name = at >= 0 ? argv[at + 1] : undefined;
-  if (name !== undefined && name !== 'tuning' && name !== 'heldout') throw new Error(`--set takes tuning or heldout, not ${name}`);
-  return Object.entries(LAW_SETS).filter(([set]) => name === undefined || set === name) as ['tuning' | 'heldout', Query[]][];
-}
+export const chosenLawSets = (argv: string[]) => chosenSets(argv, LAW_SETS);
 
 /** '§ 573 BGB' of a law item, as the judged set names units. */
 const unitKey = (law: { title: string; abbreviation: string }) => {

@@ -75,11 +75,11 @@ function between(lines: string[], start: (line: string) => boolean, end: (line: 
 const MONTHS = ['Januar', 'Februar', 'März', 'April', 'Mai', 'Juni', 'Juli', 'August', 'September', 'Oktober', 'November', 'Dezember'];
 const isoDate = (d: string, m: string, y: string) => `${y}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`;
 
-interface CourtPage { path: string; court_hint: string; ecli_found: string[] }
-interface OldpRecord { court: string; file_number: string; date: string; ecli: string | null; type: string; title: string | null; content: string }
+export interface CourtPage { path: string; court_hint: string; ecli_found: string[] }
+export interface OldpRecord { court: string; file_number: string; date: string; ecli: string | null; type: string; title: string | null; content: string }
 
 /** One court page as an Open Legal Data record, or null where its text was not found. */
-function courtPageRecord(page: CourtPage, html: string): OldpRecord | null {
+export function courtPageRecord(page: CourtPage, html: string): OldpRecord | null {
   const lines = pageLines(html);
   const ecli = page.ecli_found[0] ?? null;
   if (page.court_hint === 'BFH') {
@@ -128,7 +128,7 @@ function courtPageRecord(page: CourtPage, html: string): OldpRecord | null {
 }
 
 /** The gesetze-bayern.de decision XML (byrecht-rspr) as an Open Legal Data record. */
-function bayernXmlRecord(xml: string): OldpRecord {
+export function bayernXmlRecord(xml: string): OldpRecord {
   const tag = (name: string) => /<(\w[\w-]*)[^>]*>([\s\S]*?)<\/\1>/u.exec(xml.slice(xml.indexOf(`<${name}`)))?.[2] ?? '';
   const court = `${tag('gertyp')} ${tag('gerort')}`;
   const sections = [['leitsatz', 'Leitsatz'], ['tenor', 'Tenor'], ['tatbestand', 'Tatbestand'], ['gruende', 'Gründe']]

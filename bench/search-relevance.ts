@@ -4,7 +4,11 @@
  * ../shared/data): MRR@10, R@1 and R@10 per query kind and mode, in-process (the handler's code path), then what the
  * confidence levels mean (share of results judged relevant per level), then the laws section of GET /search.
  *
- *   node bench/search-relevance.ts [--json .tmp/relevance-juralite.json]
+ *   node bench/search-relevance.ts [--set tuning|heldout] [--json .tmp/relevance-juralite.json]   # both sets without --set
+ *
+ * Sets: the tuning set bench/search-relevance.json (ranking and bridge were chosen on it) and the held-out set
+ * bench/search-relevance-heldout.json (session 18: written without reading the bridge or the tuning set's queries,
+ * never tuned on; real decisions of ../shared/data only).
  *
  * Modes: 'unset' (the default: the exact-citation rule, else hybrid), keyword, hybrid, semantic; bridge on. Without
  * ../shared/data the corpus is the demo corpus and only queries of source fixtures are scored.
@@ -12,6 +16,7 @@
  * bench's rows beside theirs.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import type Database from 'better-sqlite3';
 import { openCorpus } from '../src/corpus/open.ts';
 import { searchDecisions, type SearchMode } from '../src/search/decision-search.ts';
@@ -23,7 +28,22 @@ import { relevanceCorpus } from './relevance-corpus.ts';
 
 export type Kind = 'lay' | 'legal' | 'identifier';
 export interface Query { id: string; kind: Kind; query: string; relevant_decisions: string[]; relevant_law_units: string[]; source: 'fixtures' | 'shared' }
-export const judgedSet = JSON.parse(readFileSync(new URL('./search-relevance.json', import.meta.url), 'utf8')) as { queries: Query[] };
+const readSet = (file: string) => JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8')) as { queries: Query[] };
+/** The tuning set (the ranking's weights and the bridge were chosen on it). */
+export const judgedSet = readSet('./search-relevance.json');
+/** The held-out set (session 18): never tuned on; a change is judged on both. */
+export const heldoutSet = readSet('./search-relevance-heldout.json');
+/** Both decision sets by name, in the order they are printed. */
+export const DECISION_SETS: Record<'tuning' | 'heldout', Query[]> = { tuning: judgedSet.queries, heldout: heldoutSet.queries };
+
+/** The sets of `sets` named by `--set NAME` in argv (all of them without it). */
+export function chosenSets<Name extends string>(argv: string[], sets: Record<Name, Query[]>): [Name, Query[]][] {
+  const at = argv.indexOf('--set');
+  const name = at >= 0 ? argv[at + 1] : undefined;
+  const names = Object.keys(sets) as Name[];
+  if (name !== undefined && !names.includes(name as Name)) throw new Error(`--set takes ${names.join(' or ')}, not ${name}`);
+  return names.filter((set) => name === undefined || set === name).map((set) => [set, sets[set]]);
+}
 export const KINDS: Kind[] = ['legal', 'lay', 'identifier'];
 
 /** MRR@10, R@1 and R@10 of ranked keys (several keys may name one decision) against the judged ones. */
@@ -133,16 +153,24 @@ export const HEADER = ['engine', 'mode', 'kind', 'queries', 'MRR@10', 'R@1', 'R@
 if (import.meta.main) {
   const shared = hasSharedData;
   const db = shared ? await relevanceCorpus() : openCorpus(await demoCorpus(), { readonly: true });
-  const queries = judgedSet.queries.filter((q) => shared || q.source === 'fixtures');
   const n = (db.prepare('SELECT count(*) AS n FROM decisions').get() as { n: number }).n;
-  console.log(`search relevance: ${queries.length} judged queries over ${n} decisions (${shared ? 'relevance corpus' : 'demo corpus only: ../shared/data absent'}), node ${process.version}`);
-  const { rows, confidence } = await juraliteRows(db, queries);
-  printTable([HEADER, ...rows]);
-  console.log('\nconfidence levels of the top 10 (share judged relevant; the first result alone)');
-  printTable([['mode', 'confidence', 'results', 'relevant', 'first results', 'first relevant'], ...confidence]);
-  console.log('\nlaws section of GET /search (judged law units)');
-  printTable([HEADER, ...await lawRows(db, queries)]);
+  const json: (string | number)[][] = [];
+  for (const [set, all] of chosenSets(process.argv, DECISION_SETS)) {
+    const queries = all.filter((q) => shared || q.source === 'fixtures');
+    console.log(`\nsearch relevance, ${set} set: ${queries.length} judged queries over ${n} decisions (${shared ? 'relevance corpus' : 'demo corpus only: ../shared/data absent'}), node ${process.version}, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    if (queries.length === 0) continue;
+    const { rows, confidence } = await juraliteRows(db, queries);
+    printTable([HEADER, ...rows]);
+    console.log(`\nconfidence levels of the top 10, ${set} set (share judged relevant; the first result alone)`);
+    printTable([['mode', 'confidence', 'results', 'relevant', 'first results', 'first relevant'], ...confidence]);
+    const laws = await lawRows(db, queries);
+    if (laws.length > 0) {
+      console.log(`\nlaws section of GET /search, ${set} set (judged law units)`);
+      printTable([HEADER, ...laws]);
+    }
+    json.push(...rows.map((row) => [set, ...row]));
+  }
   const out = process.argv.indexOf('--json');
-  if (out > 0) writeFileSync(process.argv[out + 1]!, JSON.stringify(rows));
+  if (out > 0) writeFileSync(process.argv[out + 1]!, JSON.stringify(json));
   db.close();
 }

@@ -6,14 +6,17 @@
  *     cluster in a temp dir on 127.0.0.1, removed at the end),
  * printed side by side (MRR@10, R@1, R@10 per kind and mode) in one run. Never part of `npm test`.
  *
- *   node bench/peers/run.ts [--no-postgres] [--no-xapian] [--laws]
+ *   node bench/peers/run.ts [--no-postgres] [--no-xapian] [--laws] [--set tuning|heldout] [--per-query]
  *
  * Needs ../shared/data. Installs python3-xapian and postgresql with apt where missing (as root), and says so.
  * Each peer indexes what juralite holds of a decision: its Aktenzeichen, ECLI, title, Leitsatz/Tenor and the rest.
+ * Both judged decision sets (the tuning set bench/search-relevance.json and the held-out set
+ * bench/search-relevance-heldout.json; one with --set tuning|heldout) are ranked in one run over one index each.
  * With --laws: the judged laws sets (the tuning set bench/search-relevance-laws.json and the held-out set
  * bench/search-relevance-laws-heldout.json; one with --set tuning|heldout) over the law units of the laws corpus
  * (bench/laws-corpus.ts: all 6,877 federal laws), each peer indexing a unit's label ('§ 573 BGB'), its law's title,
  * heading, breadcrumb and text once, beside the laws section of juralite's GET /search and its confidence levels.
+ * With --per-query (decisions): the queries where juralite's default mode ranks below Xapian, each mode's rank beside.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,7 +27,8 @@ import pg from 'pg';
 import { hasSharedData } from '../../test/helpers/shared-data.ts';
 import { printTable, stats } from '../lib.ts';
 import { exportDocs, relevanceCorpus, RELEVANCE_DOCS } from '../relevance-corpus.ts';
-import { HEADER, judgedKeys, judgedSet, juraliteRows, scoreRows, type Query } from '../search-relevance.ts';
+import { chosenSets, DECISION_SETS, HEADER, judgedKeys, juraliteRows, MODES, orUnavailable, scoreOf, scoreRows, type Query } from '../search-relevance.ts';
+import { searchDecisions } from '../../src/search/decision-search.ts';
 import { exportUnits, lawsCorpus, LAWS_UNITS } from '../laws-corpus.ts';
 import { chosenLawSets, CONFIDENCE_HEADER, juraliteLawRows, TIMING_HEADER } from '../laws-relevance.ts';
 
@@ -126,7 +130,7 @@ const db = laws ? await lawsCorpus() : await relevanceCorpus();
 const docs: PeerDocs = laws ? { path: LAWS_UNITS, fields: UNIT_FIELDS, count: exportUnits(db), what: 'law units' }
   : { path: RELEVANCE_DOCS, fields: DECISION_FIELDS, count: exportDocs(db), what: 'decisions' };
 // The laws sets are ranked by each peer in one run over one index, and scored per set.
-const sets: [string, Query[]][] = laws ? chosenLawSets(process.argv) : [['decisions', judgedSet.queries]];
+const sets: [string, Query[]][] = laws ? chosenLawSets(process.argv) : chosenSets(process.argv, DECISION_SETS);
 const queries = sets.flatMap(([, set]) => set);
 console.log(`peer bench: ${queries.length} judged queries over ${docs.count} ${docs.what}, node ${process.version}`);
 // A peer's key is the export's (one per decision); the judged set may name a decision by another of its keys.
@@ -144,6 +148,35 @@ const printTiming = (engine: string, run: { timing: number[] }) => {
   const s = stats(run.timing);
   console.log(`${engine}: ${run.timing.length} queries, p50 ${s.p50.toFixed(3)} ms, p95 ${s.p95.toFixed(3)} ms (${engine === 'Xapian' ? 'in-process' : 'client round trip'}, ${docs.count} ${docs.what})`);
 };
+/** The 1-based rank of a query's first relevant decision in the top 10 of ranked keys; 0 when none is there. */
+const rankOf = (found: string[][], judged: string[]) => {
+  const { mrr } = scoreOf(found, judged);
+  return mrr > 0 ? Math.round(1 / mrr) : 0;
+};
+const worse = (rank: number, than: number) => than > 0 && (rank === 0 || rank > than);
+
+/**
+ * With --per-query: the queries where juralite's default mode ranks the first relevant decision below Xapian, with the
+ * ranks of every juralite mode beside (0: not in the top 10), to find why per query.
+ */
+async function printBelowPeer(queries: Query[]): Promise<void> {
+  const xapian = runs.find(([engine]) => engine === 'Xapian')?.[1];
+  if (!xapian) return;
+  const keys = judgedKeys(db);
+  const rows: (string | number)[][] = [];
+  for (const q of queries) {
+    const peer = rankOf((xapian.ranked.get(q.id) ?? []).map((key) => exportKey.get(key) ?? [key]), q.relevant_decisions);
+    const ranks: number[] = [];
+    for (const mode of MODES) {
+      const answer = await orUnavailable(() => searchDecisions(db, { query: q.query, mode: mode === 'unset' ? undefined : mode, limit: 10, page: 1, bridge: true }));
+      ranks.push(answer ? rankOf(answer.results.map((r) => keys.get(r.id) ?? []), q.relevant_decisions) : -1);
+    }
+    if (worse(ranks[0]!, peer)) rows.push([q.id, q.kind, q.query.slice(0, 70), peer, ...ranks]);
+  }
+  console.log(`\nqueries where juralite's default mode ranks below Xapian (${rows.length} of ${queries.length}; rank of the first relevant decision, 0: not in the top 10)`);
+  printTable([['id', 'kind', 'query', 'Xapian', ...MODES.map((mode) => `juralite ${mode}`)], ...rows]);
+}
+
 const runs: [string, { ranked: Map<string, string[]>; timing: number[] }][] = [];
 if (!process.argv.includes('--no-xapian') && ensurePackage('python3-xapian', hasXapian)) runs.push(['Xapian', xapianRanking(docs, queries)]);
 if (!process.argv.includes('--no-postgres') && ensurePackage('postgresql', () => pgBin() !== null)) runs.push(['PostgreSQL', await postgresRanking(pgBin()!, docs, queries)]);
@@ -154,7 +187,7 @@ for (const [set, setQueries] of sets) {
   for (const [engine, run] of runs) rows.push(...await peerRows(engine, run, setQueries));
   const lawRun = laws ? await juraliteLawRows(db, setQueries) : null;
   rows.push(...(lawRun ?? await juraliteRows(db, setQueries)).rows);
-  console.log(laws ? `\n${set} set (${setQueries.length} queries), load ${loadavg().map((l) => l.toFixed(1)).join(' ')}` : '');
+  console.log(`\n${laws ? 'laws, ' : 'decisions, '}${set} set (${setQueries.length} queries), load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   printTable([HEADER, ...rows.sort(byKind)]);
   if (lawRun) {
     console.log(`\nconfidence levels of the laws section of juralite, ${set} set (top 10; share judged relevant; the first result alone)`);
@@ -162,5 +195,6 @@ for (const [set, setQueries] of sets) {
     console.log(`\njuralite's whole GET /search in-process per query, ${set} set (both sections, limit 10)`);
     printTable([TIMING_HEADER, ...lawRun.timing]);
   }
+  if (!laws && process.argv.includes('--per-query')) await printBelowPeer(setQueries);
 }
 db.close();

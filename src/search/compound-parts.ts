@@ -19,12 +19,13 @@ function matches(db: Database.Database, table: string, stem: string, cap: number
 }
 
 /**
- * The stems of a word's two parts as the index holds them, or null where it is no rare compound of held words. The
- * word is split, not its stem: the stem of 'Vermieterkündigung' is 'vermieterkund', of 'Kündigung' 'kundig'.
+ * The stems of a word's two parts as the index holds them, or null where it is no rare compound of held words (rare:
+ * fewer than `rareBelow` rows hold it; decisions split only a compound none holds). The word is split, not its stem:
+ * the stem of 'Vermieterkündigung' is 'vermieterkund', of 'Kündigung' 'kundig'.
  */
-export function compoundParts(db: Database.Database, table: string, word: string): [string, string] | null {
+export function compoundParts(db: Database.Database, table: string, word: string, rareBelow = RARE_BELOW): [string, string] | null {
   const token = tokenize(word)[0];
-  if (!token || [...token.word].length < SPLIT_MIN || /\d/u.test(token.word) || matches(db, table, token.stem, RARE_BELOW) >= RARE_BELOW) return null;
+  if (!token || [...token.word].length < SPLIT_MIN || /\d/u.test(token.word) || matches(db, table, token.stem, rareBelow) >= rareBelow) return null;
   const letters = [...token.word];
   for (let at = PART_MIN; at <= letters.length - PART_MIN; at++) {
     const back = tokenize(letters.slice(at).join(''))[0]?.stem;
@@ -45,13 +46,13 @@ export function compoundParts(db: Database.Database, table: string, word: string
  *
  * @example splitCompounds(db, 'law_units_fts', wordGroups(db, 'Pflichtteilsanspruch'), 'Pflichtteilsanspruch', false)
  */
-export function splitCompounds(db: Database.Database, table: string, groups: TermGroup[], query: string, near: boolean): TermGroup[] {
+export function splitCompounds(db: Database.Database, table: string, groups: TermGroup[], query: string, near: boolean, rareBelow = RARE_BELOW): TermGroup[] {
   const words = new Map(tokenize(query).map((token) => [token.stem, token.word]));
   return groups.map((group) => {
     const single = group.alternatives.length === 1 && group.alternatives[0]!.kind === 'words' && group.alternatives[0]!.terms.length === 1
       ? group.alternatives[0]!.terms[0]! : null;
     const word = single ? words.get(single.stem) : undefined;
-    const parts = word ? compoundParts(db, table, word) : null;
+    const parts = word ? compoundParts(db, table, word, rareBelow) : null;
     if (!parts) return group;
     const terms: QueryTerm[] = parts.map((stem) => ({ stem, prefix: false, compounds: [] }));
     const split: Alternative = near ? { kind: 'norm', stems: parts } : { kind: 'words', terms };

@@ -64,9 +64,12 @@ function caseMatches(db: Database.Database, citation: CaseCitation, filters: Fil
   const court = !citation.ecli && citation.court && !citation.courtFromRegister ? courtFold(citation.court) : null;
   const sameCourt = (held: string | null) => court === null || (held !== null && courtFold(held) === court);
   const key = citation.ecli ? citation.ecli.toUpperCase() : azKey(citation.aktenzeichen!);
-  const ownRows = sql<[string], { id: string; court: string | null }>(db, citation.ecli
+  // A decision filed under the number with a parenthesis after it bears it too: 'I R 49/21 (I R 39/10)' (its former
+  // number), '8 AZR 209/21 (B)' (a part of the proceeding).
+  const ownRows = sql<string[], { id: string; court: string | null }>(db, citation.ecli
     ? 'SELECT d.id, d.court FROM decisions d WHERE d.ecli = ?'
-    : 'SELECT d.id, d.court FROM decision_file_numbers f JOIN decisions d ON d.id = f.decision_id WHERE f.az_key = ?').all(key);
+    : `SELECT d.id, d.court FROM decision_file_numbers f JOIN decisions d ON d.id = f.decision_id
+       WHERE f.az_key = ? OR (f.az_key > ? AND f.az_key < ?)`).all(...(citation.ecli ? [key] : [key, `${key} (`, `${key} (\uffff`]));
   const own = [...new Set(ownRows.filter((row) => sameCourt(row.court)).map((row) => row.id))];
   const ownFiltered = own.length === 0 ? [] : sql<unknown[], { id: string }>(db,
     `SELECT d.id FROM decisions d WHERE d.id IN (SELECT value FROM json_each(?))${filters.where} ORDER BY d.date DESC`)

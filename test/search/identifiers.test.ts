@@ -36,3 +36,17 @@ test('confidence high only for the first decision of a ranking; later ones answe
     assert.deepEqual(answer.results.map((r) => r.confidence), [page === 1 ? 'high' : 'medium'], `page ${page}`);
   }
 });
+
+test('a decision filed under more than its file number, and one asked for with its court, first in every mode', async (t) => {
+  const db = await smallCorpus(t, [
+    { doknr: 'SRCH00000071', gertyp: 'BFH', aktenzeichen: 'I R 49/21 (I R 39/10)', text: 'Solidaritätszuschlag auf das Körperschaftsteuerguthaben.' },
+    { doknr: 'SRCH00000072', gertyp: 'BFH', aktenzeichen: 'I R 12/22', text: 'Vgl. BFH I R 49/21 zum Körperschaftsteuerguthaben, I R 49/21 und nochmals I R 49/21.' },
+    { doknr: 'SRCH00000073', gertyp: 'LG', gerort: 'Nürnberg-Fürth', aktenzeichen: '18 KLs 505 Js 1651/21', text: 'Beteiligung einer GmbH an der Einziehung.' },
+  ]);
+  const first = async (query: string, mode?: SearchMode) =>
+    (await searchDecisions(db, { query, mode, limit: 10, page: 1, bridge: false })).results[0]?.aktenzeichen;
+  for (const mode of [undefined, 'keyword', 'hybrid'] as const) {
+    assert.equal(await first('I R 49/21', mode), 'I R 49/21 (I R 39/10)', `${mode}`);
+    assert.equal(await first('LG Nürnberg-Fürth 18 KLs 505 Js 1651/21', mode), '18 KLs 505 Js 1651/21', `${mode}`);
+  }
+});
