@@ -119,6 +119,9 @@ export function buildImpactLists(db: Database.Database, options: BuildOptions = 
   const minRows = options.minRows ?? LIST_MIN_ROWS;
   ensureImpactTables(db);
   db.exec('DELETE FROM search_impacts; DELETE FROM search_impacts_changed');
+  // FTS5 writes its averages record when the transaction ends (or at a flush): inside the drain that wrote the rows
+  // the record as stored still says what the index held before (0 rows after a fresh import's first drain).
+  db.exec(`INSERT INTO decisions_fts (decisions_fts) VALUES ('flush')`);
   const totals = ftsTotals(db);
   db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_impacts_vocab USING fts5vocab(main, decisions_fts, row)`);
   const words = sql<[number], { term: string }>(db, 'SELECT term FROM temp.search_impacts_vocab WHERE doc >= ?').all(minRows);
@@ -168,9 +171,14 @@ export function sealImpactLists(db: Database.Database): void {
   if (state) setState(db, { ...state, fingerprint: indexFingerprint(db).toString('base64') });
 }
 
-/** Whether the lists hold for the index as this connection reads it: built, and sealed with its current state. */
+/**
+ * Whether the lists hold for the index as this connection reads it: built, and sealed with its current state, and
+ * built from it (no row changed since, so the index has the rows they were built from: lists that a drain of the
+ * session 17 code built before FTS5 had written its totals recorded 0 rows, and do not hold).
+ */
 export function impactListsHold(db: Database.Database, state: ImpactState | null): state is ImpactState {
-  return state?.fingerprint === indexFingerprint(db).toString('base64');
+  if (state?.fingerprint !== indexFingerprint(db).toString('base64')) return false;
+  return state.rows === ftsTotals(db).rows || sql(db, 'SELECT 1 FROM search_impacts_changed LIMIT 1').get() !== undefined;
 }
 
 /**
