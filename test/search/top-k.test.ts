@@ -127,6 +127,19 @@ test('lists the index has left behind are not used: a write outside the drain, o
   assert.deepEqual(fast(), []);
 });
 
+test('a ranking its bounds cannot prove is declined before FTS5 scores anything, and ranked in full', async (t) => {
+  const { db } = await corpus(t);
+  // Every word OR'd, widened by the bridge: no row holds all of its phrases, so no floor beats the bound of the rows
+  // outside the lists (the shape of hybrid's lexical arm for lay queries: 9-19 phrases, never proven at 100k).
+  const { groups } = planQuery(db, WORDS.join(' '), true);
+  const expression = matchExpression(groups, false);
+  const before = { ...topKServed(db) };
+  assert.equal(db.transaction(() => topKRanking(db, expression, phrasesOf(groups), filterSql({}), 20))(), null);
+  assert.deepEqual(topKServed(db), { ...before, declined: before.declined + 1 });
+  assert.deepEqual(rankDecisionRows(db, expression, filterSql({}), 20, phrasesOf(groups)),
+    db.transaction(() => rankRange(db, expression, filterSql({}), ALL_ROWS, 20))());
+});
+
 test('lists built in the transaction that wrote the index record the index as written (row count, average length)', async (t) => {
   const { db } = await corpus(t);
   // As the drain of a large import does: rows written, then the lists built before the commit. FTS5 keeps its totals
