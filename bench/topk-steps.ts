@@ -3,8 +3,9 @@
  * keyword expression of the bench's legal queries, each timed on its own on one read-only connection (no rank helper),
  * rotating per query so that each runs first for some queries:
  *
- *   node bench/topk-steps.ts --db CORPUS [--queries 60] [--pool 20] [--before DIR]
+ *   node bench/topk-steps.ts --db CORPUS [--queries 60] [--pool 20] [--before DIR] [--arm typed|widened]
  *
+ * --arm: hybrid's lexical arm instead (the mixed legal and lay queries, words OR'd, as typed or widened; --pool 200).
  * --before DIR: an older checkout (`git archive HEAD src | tar -x -C DIR`): its top-k path as a row of its own.
  * Every answer of the top-k paths is compared with the full ranking's.
  * Opens the corpus read-only: it never writes the file (the impact lists must be there already).
@@ -16,7 +17,7 @@ import { openCorpus } from '../src/corpus/open.ts';
 import { decodeList } from '../src/search/impact-lists.ts';
 import { filterSql } from '../src/search/filters.ts';
 import { planQuery } from '../src/search/plan.ts';
-import { matchExpression, phrasesOf } from '../src/search/query.ts';
+import { asTyped, matchExpression, phrasesOf } from '../src/search/query.ts';
 import { ALL_ROWS, BM25, COUNT_CAP, rankRange } from '../src/search/rank-range.ts';
 import { topKRanking, topKServed } from '../src/search/top-k.ts';
 import { benchQueries } from './search-queries.ts';
@@ -24,6 +25,7 @@ import { printTable, stats } from './lib.ts';
 
 const { values } = parseArgs({ options: {
   db: { type: 'string' }, queries: { type: 'string', default: '60' }, pool: { type: 'string', default: '20' }, before: { type: 'string' },
+  arm: { type: 'string' },
 } });
 if (!values.db) {
   console.error('usage: node bench/topk-steps.ts --db CORPUS [--queries N] [--pool N]');
@@ -34,7 +36,8 @@ console.log(`${new Date().toISOString()}, node ${process.version}, load ${load()
 const db = openCorpus(values.db, { readonly: true });
 const pool = Number(values.pool);
 const noFilter = filterSql({});
-const { legal } = benchQueries(Number(values.queries));
+const { legal, mixed } = benchQueries(Number(values.queries));
+const arm = values.arm;
 
 type TopK = typeof topKRanking;
 const older = values.before
@@ -76,10 +79,11 @@ const steps: Record<string, (expression: string, phrases: string[]) => unknown> 
 const names = Object.keys(steps);
 const samples = new Map(names.map((name) => [name, [] as number[]]));
 const shape = { phrases: [] as number[], prefixes: [] as number[], matches: [] as number[] };
-const queries = legal.map((query) => {
-  const { groups } = planQuery(db, query, true);
-  return { expression: matchExpression(groups, true), phrases: phrasesOf(groups) };
-}).filter((query) => query.expression !== '' && query.phrases.length <= 8);
+const queries = (arm ? mixed : legal).map((query) => {
+  const planned = planQuery(db, query, true).groups;
+  const groups = arm === 'typed' ? asTyped(planned) : planned;
+  return { expression: matchExpression(groups, !arm), phrases: phrasesOf(groups) };
+}).filter((query) => query.expression !== '');
 for (const { expression, phrases } of queries) {
   compared('now', topKRanking)(expression, phrases);
   if (older) compared('before', older.topKRanking)(expression, phrases);
@@ -95,14 +99,14 @@ for (const [index, { expression, phrases }] of queries.entries()) {
   shape.prefixes.push(phrases.filter((phrase) => phrase.endsWith('*')).length);
   shape.matches.push(get<{ n: number }>('SELECT count(*) AS n FROM decisions_fts WHERE decisions_fts MATCH ?', expression).n);
 }
-const table: (string | number)[][] = [['step (keyword expression, pool ' + pool + ')', 'p50 ms', 'p95 ms', 'mean ms']];
+const table: (string | number)[][] = [[`step (${arm ? `hybrid's arm, ${arm}, OR` : 'keyword expression'}, pool ${pool})`, 'p50 ms', 'p95 ms', 'mean ms']];
 for (const name of names) {
   const s = stats(samples.get(name)!);
   table.push([name, s.p50, s.p95, s.mean]);
 }
 printTable(table);
 const m = stats(shape.matches);
-console.log(`${queries.length} queries of 8 phrases or fewer (of ${legal.length}); phrases p50 ${stats(shape.phrases).p50}, prefix phrases p50 `
+console.log(`${queries.length} queries; phrases p50 ${stats(shape.phrases).p50}, prefix phrases p50 `
   + `${stats(shape.prefixes).p50}; matches p50 ${m.p50}, p95 ${m.p95}`);
 console.log(`proven by the top-k path: this tree ${differing.proven.now} of ${queries.length} (differing from the full ranking: ${differing.now})`
   + (older ? `, before ${differing.proven.before} (differing: ${differing.before})` : '') + `; load ${load()}`);

@@ -55,6 +55,8 @@ interface Candidates {
    * pool's last score is at least this, so a candidate whose bound stays below it cannot enter the pool.
    */
   floor: number;
+  /** The pool-th best lower bound of all candidates (those listed for some phrases only may not match at all). */
+  floorAny: number;
 }
 
 /**
@@ -128,8 +130,10 @@ function candidatesOf(db: Database.Database, phrases: string[], pool: number): C
   }
   const lows: number[] = [];
   for (let slot = 0; slot < ids.length; slot++) if (held[slot] === phrases.length) lows.push(least[slot]);
-  lows.sort((a, b) => b - a);
-  return { ids, bounds: Float64Array.from(above, (value) => bound + value), bound, floor: lows.length >= pool ? lows[pool - 1] : 0 };
+  const pick = (values: number[]) => (values.length >= pool ? values.sort((a, b) => b - a)[pool - 1] : 0);
+  return {
+    ids, bounds: Float64Array.from(above, (value) => bound + value), bound, floor: pick(lows), floorAny: pick(least.filter((value) => value > 0)),
+  };
 }
 
 /** Whether a bound reaches `floor` (with the margin). */
@@ -155,7 +159,7 @@ export function topKRanking(
   };
   const found = phrases.length > 0 ? candidatesOf(db, phrases, pool) : null;
   if (!found) return declined();
-  const { ids, bounds, bound, floor } = found;
+  const { ids, bounds, bound } = found;
   // The pool's last score can be no higher than the pool-th best bound: where that does not beat the bound of rows
   // that are no candidate, nothing can be proven, and nothing is scored.
   if (ids.length >= pool && bounds.filter((value) => value > bound * (1 + MARGIN) + MARGIN).length < pool) return declined();
@@ -163,7 +167,11 @@ export function topKRanking(
   // the pool (where the rows of the floor match); where no row is bounded but the candidates (phrases read whole and
   // lists holding every row), all of them. Otherwise nothing is scored: the pool would rest on rows the lists do not
   // bound well enough (at 500k decisions such rankings took 90-190 ms in the path before the full ranking).
-  const floorBeats = floor > bound * (1 + MARGIN) + MARGIN;
+  // A floor of rows listed for some phrases only holds where they match (an expression of OR'd words: hybrid's arm):
+  // taken only where the floor of rows listed for every phrase does not beat the bound.
+  const beats = (value: number) => value > bound * (1 + MARGIN) + MARGIN;
+  const floor = beats(found.floor) ? found.floor : found.floorAny;
+  const floorBeats = beats(floor);
   if (round === undefined && !floorBeats && bound > 0) return declined();
   // Candidates are picked by their bounds (linear passes: a full sort of 10,000 candidates cost milliseconds).
   const taken = new Uint8Array(ids.length);
