@@ -165,6 +165,7 @@ function candidatesOf(db: Database.Database, phrases: string[], pool: number): C
   for (const id of changed) {
     const slot = slotOf(id);
     above[slot] = Infinity;
+    least[slot] = 0;
     held[slot] = 0;
   }
   const lows: number[] = [];
