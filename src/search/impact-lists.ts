@@ -19,11 +19,12 @@ import { BM25, indexFingerprint } from './rank-range.ts';
 /** FTS5's BM25 constant k1 (fts5_aux.c): a phrase's saturation stays below k1 + 1. */
 export const K1 = 1.2;
 /**
- * Rows listed per phrase for an index of `rows` rows: 1,000, and a two-hundredth of the rows beyond 200,000. At 500k
- * decisions lists of 1,000 proved 50 of 60 keyword pages, of 2,500 55 and of 5,000 56 (bench/README, session 18): a
- * phrase's matches grow with the corpus, and a list of fixed length bounds the rows outside it less and less.
+ * Rows listed per phrase for an index of `rows` rows: 1,000, and a hundredth of the rows beyond 100,000. At 500k
+ * decisions lists of 1,000 / 2,500 / 5,000 rows proved 51 / 56 / 57 of 60 keyword pages and 24 / 46 / 56 of 60
+ * pools of 200 (bench/README, session 18): a phrase's matches grow with the corpus, and a list of fixed length bounds
+ * the rows outside it less and less.
  */
-export const listLength = (rows: number) => Math.max(1_000, Math.ceil(rows / 200));
+export const listLength = (rows: number) => Math.max(1_000, Math.ceil(rows / 100));
 /** Phrases matching fewer rows get no list: the top-k path reads all their rows. */
 export const LIST_MIN_ROWS = 300;
 /** Rows written or removed since the build that the top-k path scores on every query before the drain builds anew. */
