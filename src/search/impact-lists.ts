@@ -18,8 +18,13 @@ import { BM25, indexFingerprint } from './rank-range.ts';
 
 /** FTS5's BM25 constant k1 (fts5_aux.c): a phrase's saturation stays below k1 + 1. */
 export const K1 = 1.2;
-/** Rows listed per phrase. */
-export const LIST_LENGTH = 1_000;
+/**
+ * Rows listed per phrase for an index of `rows` rows: 1,000, and a hundredth of the rows beyond 100,000. At 500k
+ * decisions lists of 1,000 / 2,500 / 5,000 rows proved 51 / 56 / 57 of 60 keyword pages and 24 / 46 / 56 of 60
+ * pools of 200 (bench/README, session 18): a phrase's matches grow with the corpus, and a list of fixed length bounds
+ * the rows outside it less and less.
+ */
+export const listLength = (rows: number) => Math.max(1_000, Math.ceil(rows / 100));
 /** Phrases matching fewer rows get no list: the top-k path reads all their rows. */
 export const LIST_MIN_ROWS = 300;
 /** Rows written or removed since the build that the top-k path scores on every query before the drain builds anew. */
@@ -40,7 +45,13 @@ const TABLES = `
     BEGIN INSERT OR IGNORE INTO search_impacts_changed (doc_id) VALUES (old.doc_id); END;`;
 
 /** What the lists were built from, and the index state they were last sealed with (null: not sealed). */
-export interface ImpactState { rows: number; avgdl: number; fingerprint: string | null }
+export interface ImpactState {
+  rows: number;
+  avgdl: number;
+  fingerprint: string | null;
+  /** Rows listed per phrase at most (absent: 1,000, lists built before session 18). */
+  length?: number;
+}
 
 /** Creates the lists' tables and trigger where missing (a writable connection, before the drain writes rows). */
 export function ensureImpactTables(db: Database.Database): void {
@@ -115,11 +126,14 @@ export interface BuildOptions { length?: number; minRows?: number }
  * it bounds a score by 1e-6 * (k1 + 1) without any row. Clears the noted rows; the caller seals after its commit.
  */
 export function buildImpactLists(db: Database.Database, options: BuildOptions = {}): void {
-  const length = options.length ?? LIST_LENGTH;
+  // FTS5 writes its averages record when the transaction ends (or at a flush): inside the drain that wrote the rows
+  // the record as stored still says what the index held before (0 rows after a fresh import's first drain).
+  db.exec(`INSERT INTO decisions_fts (decisions_fts) VALUES ('flush')`);
+  const totals = ftsTotals(db);
+  const length = options.length ?? listLength(totals.rows);
   const minRows = options.minRows ?? LIST_MIN_ROWS;
   ensureImpactTables(db);
   db.exec('DELETE FROM search_impacts; DELETE FROM search_impacts_changed');
-  const totals = ftsTotals(db);
   db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_impacts_vocab USING fts5vocab(main, decisions_fts, row)`);
   const words = sql<[number], { term: string }>(db, 'SELECT term FROM temp.search_impacts_vocab WHERE doc >= ?').all(minRows);
   const count = sql<[string], { n: number }>(db, 'SELECT count(*) AS n FROM decisions_fts WHERE decisions_fts MATCH ?');
@@ -145,7 +159,7 @@ export function buildImpactLists(db: Database.Database, options: BuildOptions = 
     list(`"${term}"`);
     if (term.length >= PREFIX_MIN && !/\d/u.test(term)) list(`"${term}"*`);
   }
-  setState(db, { rows: totals.rows, avgdl: totals.avgdl, fingerprint: null });
+  setState(db, { rows: totals.rows, avgdl: totals.avgdl, fingerprint: null, length });
 }
 
 /** Notes a decision row the drain writes (a new row, or one written anew), for the top-k path to score it always. */
@@ -168,17 +182,24 @@ export function sealImpactLists(db: Database.Database): void {
   if (state) setState(db, { ...state, fingerprint: indexFingerprint(db).toString('base64') });
 }
 
-/** Whether the lists hold for the index as this connection reads it: built, and sealed with its current state. */
+/**
+ * Whether the lists hold for the index as this connection reads it: built, and sealed with its current state, and
+ * built from it (no row changed since, so the index has the rows they were built from: lists that a drain of the
+ * session 17 code built before FTS5 had written its totals recorded 0 rows, and do not hold).
+ */
 export function impactListsHold(db: Database.Database, state: ImpactState | null): state is ImpactState {
-  return state?.fingerprint === indexFingerprint(db).toString('base64');
+  if (state?.fingerprint !== indexFingerprint(db).toString('base64')) return false;
+  return state.rows === ftsTotals(db).rows || sql(db, 'SELECT 1 FROM search_impacts_changed LIMIT 1').get() !== undefined;
 }
 
 /**
  * On a writable open of a file whose lists do not hold (none yet, or written since by something that does not keep
- * them): builds them, in a transaction of its own, and seals them.
+ * them) or were built before lists grew with the corpus and are shorter than listLength asks for: builds them, in a transaction of its own, and seals them.
  */
 export function completeImpactLists(db: Database.Database): void {
-  if (impactListsHold(db, impactState(db))) return;
+  const state = impactState(db);
+  // Lists built before session 18 (no length recorded) hold 1,000 rows whatever the corpus: built anew where more are due.
+  if (impactListsHold(db, state) && (state.length !== undefined || listLength(state.rows) <= 1_000)) return;
   db.transaction(() => buildImpactLists(db))();
   sealImpactLists(db);
 }

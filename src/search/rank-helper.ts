@@ -200,21 +200,14 @@ export function rankHelperServed(db: Database.Database): { ranked: number; refus
 }
 
 /**
- * Expressions of more phrases than this are ranked in full at once: at 100k every one of them (hybrid's lexical arm
- * for lay queries the bridge widens: 9 to 19 phrases) was declined by the top-k path, after 5 to 100 ms of candidates
- * and scoring (bench/README "Session 17: where a search's time goes"); every keyword bench query has 8 or fewer.
- */
-export const TOP_K_MAX_PHRASES = 8;
-
-/**
  * The best `pool` rows of decisions_fts matching `expression` with `filter`, and their matches (rank-range.ts): by the
- * top-k path (top-k.ts) where `phrases` (the expression's phrases, query.ts phrasesOf) are given, at most
- * TOP_K_MAX_PHRASES, and it proves its answer; otherwise by BM25 over every match, in two threads where the connection
+ * top-k path (top-k.ts) where `phrases` (the expression's phrases, query.ts phrasesOf) are given and it proves its
+ * answer; otherwise by BM25 over every match, in two threads where the connection
  * has a rank helper and the index is large enough, in one otherwise. The answer is the same either way.
  */
 export function rankDecisionRows(db: Database.Database, expression: string, filter: DocFilter, pool: number, phrases?: string[]): RangeRanking {
   return db.transaction(() => {
-    const topK = phrases && phrases.length <= TOP_K_MAX_PHRASES && topKRanking(db, expression, phrases, filter, pool);
+    const topK = phrases && topKRanking(db, expression, phrases, filter, pool);
     if (topK) return topK;
     const posted = helpers.get(db)?.post(db, expression, filter, pool);
     if (!posted) return rankRange(db, expression, filter, ALL_ROWS, pool);

@@ -3,32 +3,38 @@
 // phrase), while merely iterating the matches costs a tenth of that; and SQLite computes bm25() only for rows that
 // pass the WHERE clause. So: candidates are the best rows of each phrase's impact list (impact-lists.ts), every row of
 // a phrase too rare for a list, and every row written since the lists were built; FTS5 then scores only those (the
-// same bm25() as the full ranking, in one statement over the same expression, so the same scores). A row that is no
-// candidate scores at most the sum over the phrases of IDF * (the saturation of its phrase's first unused list
-// entry): where the pool's last candidate scores more, no other row can enter the pool, and the answer is the full
-// ranking's (same rows, same order, same count). Otherwise, or without lists that hold, null: the caller ranks in full.
+// same bm25() as the full ranking, in one statement over the same expression, so the same scores; the same walk of
+// the matches counts them). A row that is no candidate scores at most the sum over the phrases of IDF * (the
+// saturation of the best row its phrase's list leaves out): where the pool's last candidate scores more, no other row
+// can enter the pool, and the answer is the full ranking's (same rows, same order, same count). Which candidates to
+// score: the rows listed for every phrase are bounded from below too, and the pool-th best of those lower bounds (the
+// floor) leaves out every candidate whose bound stays below it. Otherwise, or without lists that hold, null: the
+// caller ranks in full.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { setAsideSwitch } from './set-aside.ts';
 import { decodeList, ftsTotals, idf, impactListsHold, impactState, K1 } from './impact-lists.ts';
 import { ALL_ROWS, BM25, COUNT_CAP, matching, type DocFilter, type RangeRanking } from './rank-range.ts';
 
+interface Scored { doc_id: number; score: number }
+
 /** A phrase without a list is read whole up to this many rows; beyond it the full ranking runs. */
 export const FETCH_MAX = 1_000;
-/** List entries used per phrase for a pool of up to 20 (a page) and for deeper pools (hybrid's 200). */
-const DEPTH_PAGE = 300;
-const DEPTH_DEEP = 1_000;
 /** The most candidates a second round scores (each costs FTS5 some 5 µs; 600 about half a full keyword ranking). */
 const SECOND_ROUND_MAX = 600;
 /** Rounding room between FTS5's sums and ours (both double; a bound is taken only with this much to spare). */
 const MARGIN = 1e-6;
 
-/** Counters of the top-k path per connection (benchmarks, tests): answers proven, and calls left to the full ranking. */
-const counters = new WeakMap<Database.Database, { proven: number; declined: number }>();
+/**
+ * Counters of the top-k path per connection (benchmarks, tests): answers proven, calls left to the full ranking, and
+ * candidates FTS5 scored.
+ */
+export interface TopKServed { proven: number; declined: number; scored: number }
+const counters = new WeakMap<Database.Database, TopKServed>();
 
-export function topKServed(db: Database.Database): { proven: number; declined: number } {
+export function topKServed(db: Database.Database): TopKServed {
   let served = counters.get(db);
-  if (!served) counters.set(db, (served = { proven: 0, declined: 0 }));
+  if (!served) counters.set(db, (served = { proven: 0, declined: 0, scored: 0 }));
   return served;
 }
 
@@ -37,104 +43,222 @@ const setAside = setAsideSwitch();
 /** Runs `work` with the top-k path set aside on this connection (benchmarks compare both on one page cache). */
 export const withoutTopK = <T>(db: Database.Database, work: () => Promise<T>): Promise<T> => setAside.during(db, work);
 
+/** The candidates of a ranking (in no order) and what bounds their scores. */
+interface Candidates {
+  ids: number[];
+  /** Each candidate's bound. */
+  bounds: Float64Array;
+  /** The bound of any row that is no candidate. */
+  bound: number;
+  /**
+   * The pool-th best lower bound of the candidates listed for every phrase (0 where fewer are): where they match, the
+   * pool's last score is at least this, so a candidate whose bound stays below it cannot enter the pool.
+   */
+  floor: number;
+  /** The pool-th best lower bound of all candidates (those listed for some phrases only may not match at all). */
+  floorAny: number;
+}
+
+/** Row ids below this find their candidate's slot in arrays (32 MB at most; 8 MB at 500k decisions), others in a Map. */
+const TABLE_ROWS = 1 << 22;
+let slotTable = new Int32Array(0);
+let stampTable = new Uint32Array(0);
+let stamp = 0;
+
 /**
- * The candidates of the phrases, each with a bound on its score, best bound first, and the bound on any other row's
- * score; null where a phrase cannot be bounded. A candidate's bound: for each phrase, IDF times its saturation where
- * the candidate is listed, else the phrase's bound for rows not listed; IDF * (k1 + 1) for a phrase read whole that
- * it matches. A row written since the build is bounded by nothing: it comes first.
+ * An empty map of row ids to candidate slots, for one ranking at a time (the path runs synchronously): the slots of
+ * row ids below TABLE_ROWS live in arrays reused from ranking to ranking, valid where stamped with this ranking's
+ * number, so nothing is cleared (a Map of 10,000 candidates cost milliseconds).
  */
-function candidatesOf(db: Database.Database, phrases: string[], pool: number): { ids: number[]; bounds: number[]; bound: number } | null {
+function slotsOfRows(): { get(id: number): number | undefined; set(id: number, slot: number): void } {
+  if (++stamp === 0xffffffff) {
+    stampTable.fill(0);
+    stamp = 1;
+  }
+  const mine = stamp;
+  const others = new Map<number, number>();
+  return {
+    get: (id) => (id >= 0 && id < stampTable.length ? (stampTable[id] === mine ? slotTable[id] : undefined) : others.get(id)),
+    set: (id, slot) => {
+      if (id >= 0 && id < TABLE_ROWS) {
+        if (id >= stampTable.length) {
+          const size = Math.min(TABLE_ROWS, Math.max(1 << 16, 2 ** Math.ceil(Math.log2(id + 1))));
+          const stamps = new Uint32Array(size);
+          stamps.set(stampTable);
+          const table = new Int32Array(size);
+          table.set(slotTable);
+          [stampTable, slotTable] = [stamps, table];
+        }
+        stampTable[id] = mine;
+        slotTable[id] = slot;
+      } else {
+        others.set(id, slot);
+      }
+    },
+  };
+}
+
+/**
+ * The candidates of the phrases, each with a bound on its score, the bound on any other row's
+ * score, and the floor (above); null where a phrase cannot be bounded. A candidate's bound: for each phrase, IDF times
+ * its saturation where the candidate is listed, else the phrase's bound for rows not listed; IDF * (k1 + 1) for a
+ * phrase read whole that it matches. A row written since the build is bounded by nothing: it comes first.
+ */
+function candidatesOf(db: Database.Database, phrases: string[], pool: number): Candidates | null {
   const state = impactState(db);
   if (!impactListsHold(db, state)) return null;
   const changed = sql<[], { doc_id: number }>(db, 'SELECT doc_id FROM search_impacts_changed').all().map((row) => row.doc_id);
   const totals = ftsTotals(db);
-  // Rows grown longer on average since the build raise every saturation by at most this factor (impact-lists.ts).
+  // Rows grown longer on average since the build raise every saturation by at most this factor (impact-lists.ts),
+  // rows grown shorter lower it by at most this one.
   const growth = Math.max(1, totals.avgdl / state.avgdl);
-  const depth = pool <= 20 ? DEPTH_PAGE : DEPTH_DEEP;
-  // What a candidate may score above `bound` (the bound of rows that are no candidate).
-  const above = new Map<number, number>();
+  const shrink = Math.min(1, totals.avgdl / state.avgdl);
+  // Per candidate (by its slot): what it may score above `bound` (the bound of rows that are no candidate), what it
+  // scores at least from the phrases it is listed for, and for how many phrases it is listed or read.
+  const ids: number[] = [];
+  const above: number[] = [];
+  const least: number[] = [];
+  const held: number[] = [];
+  const slots = slotsOfRows();
+  const slotOf = (id: number) => {
+    let slot = slots.get(id);
+    if (slot === undefined) {
+      slots.set(id, (slot = ids.length));
+      ids.push(id);
+      above.push(0);
+      least.push(0);
+      held.push(0);
+    }
+    return slot;
+  };
   let bound = 0;
   for (const phrase of phrases) {
     const stored = sql<[string], { rows: number; beyond: number; listed: Buffer }>(db,
       'SELECT rows, beyond, listed FROM search_impacts WHERE phrase = ?').get(phrase);
     if (stored) {
       const list = decodeList(stored.listed);
-      const used = Math.min(depth, list.ids.length);
-      const beyond = used < list.ids.length ? list.saturations[used] : stored.beyond;
+      const beyond = stored.beyond;
       // Each changed row may have left the phrase: its rows now are at least these, its IDF at most this.
       const weight = growth * idf(totals.rows, Math.max(0, stored.rows - changed.length));
+      // And each may have joined it: its IDF at least this (the saturations are rounded up by 1e-6 at most).
+      const low = shrink * idf(totals.rows, stored.rows + changed.length) / (1 + 2e-6);
       bound += beyond * weight;
-      for (let i = 0; i < used; i++) above.set(list.ids[i], (above.get(list.ids[i]) ?? 0) + (list.saturations[i] - beyond) * weight);
+      for (let i = 0; i < list.ids.length; i++) {
+        const slot = slotOf(list.ids[i]);
+        above[slot] += (list.saturations[i] - beyond) * weight;
+        least[slot] += list.saturations[i] * low;
+        held[slot]++;
+      }
     } else {
       const rows = sql<[string, number], { id: number }>(db,
         'SELECT rowid AS id FROM decisions_fts WHERE decisions_fts MATCH ? LIMIT ?').all(phrase, FETCH_MAX + 1);
       if (rows.length > FETCH_MAX) return null;
       // Read whole, the phrase's row count is exact (and no row outside these has it).
       const most = (K1 + 1) * idf(totals.rows, rows.length);
-      for (const row of rows) above.set(row.id, (above.get(row.id) ?? 0) + most);
+      for (const { id } of rows) {
+        const slot = slotOf(id);
+        above[slot] += most;
+        held[slot]++;
+      }
     }
   }
-  for (const id of changed) above.set(id, Infinity);
-  const ids = [...above.keys()].sort((a, b) => above.get(b)! - above.get(a)! || a - b);
-  return { ids, bounds: ids.map((id) => bound + above.get(id)!), bound };
+  for (const id of changed) {
+    const slot = slotOf(id);
+    above[slot] = Infinity;
+    least[slot] = 0;
+    held[slot] = 0;
+  }
+  const lows: number[] = [];
+  for (let slot = 0; slot < ids.length; slot++) if (held[slot] === phrases.length) lows.push(least[slot]);
+  const pick = (values: number[]) => (values.length >= pool ? values.sort((a, b) => b - a)[pool - 1] : 0);
+  return {
+    ids, bounds: Float64Array.from(above, (value) => bound + value), bound, floor: pick(lows), floorAny: pick(least.filter((value) => value > 0)),
+  };
 }
 
-/** Candidates FTS5 scores in the first round, for a pool of `pool`: most pools are proven by their best bounds. */
-export const firstRound = (pool: number) => 3 * pool + 40;
+/** Whether a bound reaches `floor` (with the margin). */
+const reaches = (bound: number, floor: number) => bound * (1 + MARGIN) + MARGIN >= floor;
 
 /**
  * The best `pool` rows matching `expression` with `filter` and their matches, exactly as rankRange over all rows
  * answers, or null where the lists cannot prove it (call inside a read transaction). `phrases`: every phrase of the
- * expression as it writes it (query.ts phrasesOf). FTS5 scores the candidates of the best bounds first (`round` of
- * them); where the pool's last row does not beat the bound of the first one left out, those whose bound reaches it.
+ * expression as it writes it (query.ts phrasesOf). Declined before anything is scored where the floor does not beat
+ * the bound of rows that are no candidate. The first round scores the candidates whose bound reaches the floor (all
+ * where no row but the candidates can match; the `round` best bounds where given) and counts the matches in the same
+ * walk of the expression; where the pool's last row does not beat the bound of every candidate left out, a second
+ * round scores those whose bound reaches it (at most SECOND_ROUND_MAX).
  */
 export function topKRanking(
-  db: Database.Database, expression: string, phrases: string[], filter: DocFilter, pool: number, round = firstRound(pool),
+  db: Database.Database, expression: string, phrases: string[], filter: DocFilter, pool: number, round?: number,
 ): RangeRanking | null {
   if (setAside.has(db)) return null;
   const served = topKServed(db);
+  const declined = () => {
+    served.declined++;
+    return null;
+  };
   const found = phrases.length > 0 ? candidatesOf(db, phrases, pool) : null;
+  if (!found) return declined();
+  const { ids, bounds, bound } = found;
   // The pool's last score can be no higher than the pool-th best bound: where that does not beat the bound of rows
   // that are no candidate, nothing can be proven, and nothing is scored.
-  if (!found || (found.ids.length >= pool && found.bounds[pool - 1] <= found.bound * (1 + MARGIN) + MARGIN)) {
-    served.declined++;
-    return null;
-  }
+  if (ids.length >= pool && bounds.filter((value) => value > bound * (1 + MARGIN) + MARGIN).length < pool) return declined();
+  // Where the floor beats the bound of rows that are no candidate, the candidates whose bound reaches the floor hold
+  // the pool (where the rows of the floor match); where no row is bounded but the candidates (phrases read whole and
+  // lists holding every row), all of them. Otherwise nothing is scored: the pool would rest on rows the lists do not
+  // bound well enough (at 500k decisions such rankings took 90-190 ms in the path before the full ranking).
+  // A floor of rows listed for some phrases only holds where they match (an expression of OR'd words: hybrid's arm):
+  // taken only where the floor of rows listed for every phrase does not beat the bound.
+  const beats = (value: number) => value > bound * (1 + MARGIN) + MARGIN;
+  const floor = beats(found.floor) ? found.floor : found.floorAny;
+  const floorBeats = beats(floor);
+  if (round === undefined && !floorBeats && bound > 0) return declined();
+  // Candidates are picked by their bounds (linear passes: a full sort of 10,000 candidates cost milliseconds).
+  const taken = new Uint8Array(ids.length);
+  const take = (slots: number[]) => {
+    for (const slot of slots) taken[slot] = 1;
+    return slots.map((slot) => ids[slot]);
+  };
+  const open = () => Array.from(ids.keys()).filter((slot) => taken[slot] === 0);
+  // The highest bound of a candidate not scored (0: none).
+  const rest = () => open().reduce((most, slot) => Math.max(most, bounds[slot]), 0);
+  const firstIds = take(round !== undefined
+    ? open().sort((a, b) => bounds[b] - bounds[a] || ids[a] - ids[b]).slice(0, round)
+    : open().filter((slot) => !floorBeats || reaches(bounds[slot], floor)));
   const from = matching(filter);
-  const scored = (ids: number[]) => sql<unknown[], { doc_id: number; score: number }>(db, `SELECT f.rowid AS doc_id, ${BM25} AS score
-    ${from} AND +f.rowid IN (SELECT value FROM json_each(?)) ORDER BY score, f.rowid LIMIT ?`)
-    .all(expression, ...ALL_ROWS, ...filter.params, JSON.stringify(ids), pool);
-  // Counted only for an answer (iterating every match again: a third of a declined call at 500k decisions).
-  const countMatches = () => sql<unknown[], { n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 ${from} LIMIT ?)`)
-    .get(expression, ...ALL_ROWS, ...filter.params, COUNT_CAP + 1)!.n;
-  const { ids, bounds } = found;
-  let end = Math.min(round, ids.length);
-  let rows = scored(ids.slice(0, end));
+  // One walk of the expression: every match counted, the candidates scored. FTS5 computes bm25() only where the CASE
+  // asks for it, its statistics (the same for every row) once per statement. bm25() must be called in the walk
+  // itself, not inside an aggregate: the LIMIT keeps SQLite from flattening the walk into the count.
+  const first = sql<unknown[], { n: number; scored: string }>(db, `SELECT count(*) AS n,
+      json_group_array(json_array(doc_id, score)) FILTER (WHERE score IS NOT NULL) AS scored
+    FROM (SELECT f.rowid AS doc_id, CASE WHEN f.rowid IN (SELECT value FROM json_each(?)) THEN ${BM25} END AS score ${from} LIMIT -1)`)
+    .get(JSON.stringify(firstIds), expression, ...ALL_ROWS, ...filter.params)!;
+  served.scored += firstIds.length;
+  const matches = Math.min(first.n, COUNT_CAP + 1);
+  const byScore = (a: Scored, b: Scored) => a.score - b.score || a.doc_id - b.doc_id;
+  let rows = (JSON.parse(first.scored) as [number, number][]).map(([doc_id, score]) => ({ doc_id, score }));
+  // Every match scored: the answer whatever the bounds.
+  let scoredMatches = rows.length;
+  rows = rows.sort(byScore).slice(0, pool);
   // Every row not scored scores at most this: a candidate left out at most its bound, any other row `bound`.
-  let most = Math.max(found.bound, end < ids.length ? bounds[end] : 0);
+  let most = Math.max(bound, rest());
   const beaten = () => rows.length === pool && -rows[pool - 1].score > most * (1 + MARGIN) + MARGIN;
-  if (!beaten() && end < ids.length) {
+  if (scoredMatches < first.n && !beaten() && most > bound) {
     // The pool's last score so far is a floor of its last score in the end: a candidate whose bound stays below it
     // cannot enter, and is left out; the others are scored (all of them when the pool is not full yet).
-    const floor = rows.length === pool ? -rows[pool - 1].score : -Infinity;
-    const from = end;
-    while (end < ids.length && bounds[end] * (1 + MARGIN) + MARGIN >= floor) end++;
-    // Past this many, scoring them costs about what the full ranking does, which may yet have to follow.
-    if (end - from > SECOND_ROUND_MAX) {
-      served.declined++;
-      return null;
-    }
-    rows = [...rows, ...scored(ids.slice(from, end))].sort((a, b) => a.score - b.score || a.doc_id - b.doc_id).slice(0, pool);
-    most = Math.max(found.bound, end < ids.length ? bounds[end] : 0);
+    const least = rows.length === pool ? -rows[pool - 1].score : -Infinity;
+    const second = open().filter((slot) => reaches(bounds[slot], least));
+    if (second.length > SECOND_ROUND_MAX) return declined();
+    served.scored += second.length;
+    const more = sql<unknown[], Scored>(db, `SELECT f.rowid AS doc_id, ${BM25} AS score
+      ${from} AND +f.rowid IN (SELECT value FROM json_each(?))`)
+      .all(expression, ...ALL_ROWS, ...filter.params, JSON.stringify(take(second)));
+    scoredMatches += more.length;
+    rows = [...rows, ...more].sort(byScore).slice(0, pool);
+    most = Math.max(bound, rest());
   }
-  const all = end === ids.length;
-  // A short pool holds every match, or it is not proven; a full one, when its last row beats every row not scored.
-  const matches = rows.length < pool ? (all ? countMatches() : -1) : beaten() ? countMatches() : -1;
-  const proven = rows.length < pool ? matches === rows.length : matches >= 0;
-  if (!proven) {
-    served.declined++;
-    return null;
-  }
+  // Proven where every match was scored, or where the pool is full and its last row beats every row not scored.
+  if (scoredMatches < first.n && !beaten()) return declined();
   served.proven++;
   return { docIds: rows.map((row) => row.doc_id), scores: rows.map((row) => row.score), matches };
 }

@@ -13,7 +13,7 @@ import { generate } from '../../bench/generate.ts';
 import { openCorpus } from '../../src/corpus/open.ts';
 import { importPaths } from '../../src/ingest/import-paths.ts';
 import { filterSql, type DecisionFilters } from '../../src/search/filters.ts';
-import { buildImpactLists, impactState, sealImpactLists } from '../../src/search/impact-lists.ts';
+import { buildImpactLists, completeImpactLists, ftsTotals, impactListsHold, impactState, sealImpactLists } from '../../src/search/impact-lists.ts';
 import { planQuery } from '../../src/search/plan.ts';
 import { asTyped, matchExpression, phrasesOf } from '../../src/search/query.ts';
 import { rankDecisionRows } from '../../src/search/rank-helper.ts';
@@ -125,4 +125,39 @@ test('lists the index has left behind are not used: a write outside the drain, o
   db.exec(`DROP TABLE search_impacts; DELETE FROM meta WHERE key = 'search_impacts'`);
   assert.equal(impactState(db), null);
   assert.deepEqual(fast(), []);
+});
+
+test('a ranking its bounds cannot prove is declined before FTS5 scores anything, and ranked in full', async (t) => {
+  const { db } = await corpus(t);
+  // Every word OR'd, widened by the bridge: no row holds all of its phrases, so no floor beats the bound of the rows
+  // outside the lists (the shape of hybrid's lexical arm for lay queries: 9-19 phrases, never proven at 100k).
+  const { groups } = planQuery(db, WORDS.join(' '), true);
+  const expression = matchExpression(groups, false);
+  const before = { ...topKServed(db) };
+  assert.equal(db.transaction(() => topKRanking(db, expression, phrasesOf(groups), filterSql({}), 20))(), null);
+  assert.deepEqual(topKServed(db), { ...before, declined: before.declined + 1 });
+  assert.deepEqual(rankDecisionRows(db, expression, filterSql({}), 20, phrasesOf(groups)),
+    db.transaction(() => rankRange(db, expression, filterSql({}), ALL_ROWS, 20))());
+});
+
+test('lists built in the transaction that wrote the index record the index as written (row count, average length)', async (t) => {
+  const { db } = await corpus(t);
+  // As the drain of a large import does: rows written, then the lists built before the commit. FTS5 keeps its totals
+  // in memory until the transaction ends: the lists read the averages record as stored before (0 rows after a fresh
+  // import), and a bound divided by that average declined every ranking of the file.
+  const before = ftsTotals(db).rows;
+  db.transaction(() => {
+    db.prepare('INSERT INTO decisions_fts (rowid, title, lead, body) VALUES (?, ?, ?, ?)').run(99_999, 'kundigung', '', 'kundigung miete');
+    buildImpactLists(db, { length: 8, minRows: 6 });
+  })();
+  sealImpactLists(db);
+  const { rows, avgdl } = ftsTotals(db);
+  assert.equal(rows, before + 1);
+  assert.deepEqual({ rows: impactState(db)!.rows, avgdl: impactState(db)!.avgdl }, { rows, avgdl });
+  // Lists sealed with totals of another index (as such a build left them) do not hold, and a writable open rebuilds them.
+  db.prepare(`UPDATE meta SET value = json_set(value, '$.rows', 0, '$.avgdl', 0) WHERE key = 'search_impacts'`).run();
+  assert.equal(impactListsHold(db, impactState(db)), false);
+  completeImpactLists(db);
+  assert.deepEqual({ rows: impactState(db)!.rows, avgdl: impactState(db)!.avgdl }, { rows, avgdl });
+  assert.equal(impactListsHold(db, impactState(db)), true);
 });
