@@ -37,8 +37,6 @@ export interface DecisionItem {
   confidence: Confidence;
 }
 
-interface DecisionRow { id: string; aktenzeichen: string | null; court: string; date: string | null; document_kind: string | null; title: string | null }
-
 /** Share of the query's groups that the passages answer: all (high), at least half (medium), fewer (low). */
 export function confidenceOf(groups: TermGroup[], texts: string[]): Confidence {
   return confidenceOfStems(groups, new Set(texts.flatMap((text) => tokenize(text).map((token) => token.stem))));
@@ -57,17 +55,17 @@ function confidenceOfStems(groups: TermGroup[], stems: Set<string>): Confidence 
 
 interface Paragraph { rn: number; start_offset: number; end_offset: number }
 
-/** The printed paragraphs (Randnummern) of decisions, by decision (`ids`: a JSON array). */
-function paragraphsOf(db: Database.Database, ids: string): Map<string, Paragraph[]> {
-  const byDecision = new Map<string, Paragraph[]>();
-  const rows = sql<[string], Paragraph & { decision_id: string }>(db, `SELECT decision_id, rn, start_offset, end_offset
-    FROM decision_randnummern WHERE decision_id IN (SELECT value FROM json_each(?)) ORDER BY decision_id, position`).all(ids);
-  for (const { decision_id: id, ...paragraph } of rows) {
-    let list = byDecision.get(id);
-    if (!list) byDecision.set(id, list = []);
+/** The printed paragraphs (Randnummern) of decisions, by decision row (`rows`: a JSON array). */
+function paragraphsOf(db: Database.Database, rows: string): Map<number, Paragraph[]> {
+  const byRow = new Map<number, Paragraph[]>();
+  const found = sql<[string], Paragraph & { decision_row: number }>(db, `SELECT decision_row, rn, start_offset, end_offset
+    FROM row_randnummern WHERE decision_row IN (SELECT value FROM json_each(?)) ORDER BY decision_row, position`).all(rows);
+  for (const { decision_row: row, ...paragraph } of found) {
+    let list = byRow.get(row);
+    if (!list) byRow.set(row, list = []);
     list.push(paragraph);
   }
-  return byDecision;
+  return byRow;
 }
 
 /** The Randnummer whose paragraph holds a code-point offset of the decision text, or null (none printed there). */
@@ -86,19 +84,17 @@ function passageSnippet(paragraphs: Paragraph[], chunk: Passage, snippet: Snippe
  * @example decisionItems(db, [{ decision_id, chunks: [12, 14] }], groups, false, new PageChunks(db, [decision_id], groups))
  */
 export function decisionItems(db: Database.Database, ranked: RankedDecision[], groups: TermGroup[], combined: boolean, page: PageChunks): DecisionItem[] {
-  const ids = JSON.stringify(ranked.map((entry) => entry.decision_id));
-  const rows = new Map(sql<[string], DecisionRow>(db, `SELECT id, aktenzeichen, court, date, document_kind, title FROM decisions
-    WHERE id IN (SELECT value FROM json_each(?))`).all(ids).map((row) => [row.id, row]));
-  // The printed paragraphs of the page's decisions, in one statement (one per decision cost 20 statements a page).
-  const paragraphs = paragraphsOf(db, ids);
+  // The page's decisions as PageChunks read them; their printed paragraphs in one statement, by row.
+  const rows = ranked.map((entry) => page.decision(entry.decision_id)).filter((row) => row !== undefined);
+  const paragraphs = paragraphsOf(db, JSON.stringify(rows.map((row) => row.row)));
   const items: DecisionItem[] = [];
   for (const entry of ranked) {
-    const row = rows.get(entry.decision_id);
+    const row = page.decision(entry.decision_id);
     const held = page.of(entry.decision_id);
     const passages = entry.chunks.map((id) => held.find((chunk) => chunk.id === id)).filter((c) => c !== undefined);
     if (!row || passages.length === 0) continue;
     const cut = passages.map((c) => (entry.exact ? snippetAround(c.text, entry.exact) : snippetOfMatches(c.text, page.matches(c))));
-    const printed = passages.some((c) => c.rn_from !== null) ? paragraphs.get(row.id) ?? [] : [];
+    const printed = passages.some((c) => c.rn_from !== null) ? paragraphs.get(row.row) ?? [] : [];
     const snippets = passages.map((c, i) => passageSnippet(printed, c, cut[i]));
     const best = passages[0];
     items.push({
