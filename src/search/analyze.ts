@@ -100,11 +100,25 @@ function startingWithPattern(prefixes: readonly string[]): RegExp | null {
   pattern = startingWith.get(key);
   if (pattern === undefined) {
     if (startingWith.size >= 256) startingWith.clear();
-    pattern = usable.length === 0 ? null : new RegExp(`(?<![\\p{L}\\p{N}])(?:${usable.map(surfaceOf).join('|')})[\\p{L}\\p{N}]*`, 'giu');
+    // No look-behind for the word's start (tokensStartingWith tests it): with one, V8 tried the pattern at every
+    // position of the text; without, it skips to the positions where one of the prefixes can begin.
+    pattern = usable.length === 0 ? null : new RegExp(`(?:${usable.map(surfaceOf).join('|')})[\\p{L}\\p{N}]*`, 'giu');
     startingWith.set(key, pattern);
   }
   patternOfList.set(prefixes, pattern);
   return pattern;
+}
+
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+
+/** Whether the character (code point) before UTF-16 index `index` is a letter or a number, as WORD reads them. */
+function wordCharBefore(text: string, index: number): boolean {
+  if (index === 0) return false;
+  const unit = text.charCodeAt(index - 1);
+  if (unit < 0x80) return (unit >= 0x30 && unit <= 0x39) || ((unit | 0x20) >= 0x61 && (unit | 0x20) <= 0x7a);
+  const lead = index >= 2 ? text.charCodeAt(index - 2) : 0;
+  const pair = unit >= 0xdc00 && unit <= 0xdfff && lead >= 0xd800 && lead <= 0xdbff;
+  return WORD_CHAR.test(text.slice(pair ? index - 2 : index - 1, index));
 }
 
 /**
@@ -118,6 +132,11 @@ export function tokensStartingWith(text: string, prefixes: readonly string[]): T
   // exec on the one pattern rather than matchAll, which copies the pattern on every call (a page makes 200 calls).
   pattern.lastIndex = 0;
   for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    if (wordCharBefore(text, match.index)) {
+      // Inside a word: the search goes on from the next character, as a look-behind would have.
+      pattern.lastIndex = match.index + (text.codePointAt(match.index)! > 0xffff ? 2 : 1);
+      continue;
+    }
     const entry = analysisOf(match[0].toLowerCase());
     if (entry) tokens.push({ word: entry.word, stem: entry.stem, start: match.index, end: match.index + match[0].length });
   }

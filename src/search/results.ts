@@ -6,7 +6,7 @@ import { FORTGELTUNG } from '../corpus/read-decision.ts';
 import { codePointLength } from '../text/code-points.ts';
 import { tokenize } from './analyze.ts';
 import type { PageChunks, Passage } from './page-chunks.ts';
-import { termMatcher, type TermGroup } from './query.ts';
+import { termMatcher, type TermGroup, type TermMatcher } from './query.ts';
 import { snippetAround, snippetOfMatches, type Snippet } from './snippets.ts';
 
 export type Confidence = 'high' | 'medium' | 'low';
@@ -39,17 +39,17 @@ export interface DecisionItem {
 
 /** Share of the query's groups that the passages answer: all (high), at least half (medium), fewer (low). */
 export function confidenceOf(groups: TermGroup[], texts: string[]): Confidence {
-  return confidenceOfStems(groups, new Set(texts.flatMap((text) => tokenize(text).map((token) => token.stem))));
+  return confidenceOfStems(groupMatchers(groups), new Set(texts.flatMap((text) => tokenize(text).map((token) => token.stem))));
 }
 
+/** A matcher per query group, as confidence counts them. */
+const groupMatchers = (groups: TermGroup[]): TermMatcher[] => groups.map((group) => termMatcher([group]));
+
 /** The same from the stems the passages hold (those matching the query suffice: snippets.ts collects them). */
-function confidenceOfStems(groups: TermGroup[], stems: Set<string>): Confidence {
-  if (groups.length === 0) return 'low';
-  const matched = groups.filter((group) => {
-    const isMatch = termMatcher([group]);
-    return [...stems].some(isMatch);
-  }).length;
-  const share = matched / groups.length;
+function confidenceOfStems(matchers: TermMatcher[], stems: Set<string>): Confidence {
+  if (matchers.length === 0) return 'low';
+  const held = [...stems];
+  const share = matchers.filter((isMatch) => held.some(isMatch)).length / matchers.length;
   return share === 1 ? 'high' : share >= 0.5 ? 'medium' : 'low';
 }
 
@@ -87,6 +87,7 @@ export function decisionItems(db: Database.Database, ranked: RankedDecision[], g
   // The page's decisions as PageChunks read them; their printed paragraphs in one statement, by row.
   const rows = ranked.map((entry) => page.decision(entry.decision_id)).filter((row) => row !== undefined);
   const paragraphs = paragraphsOf(db, JSON.stringify(rows.map((row) => row.row)));
+  const matchers = groupMatchers(groups);
   const items: DecisionItem[] = [];
   for (const entry of ranked) {
     const row = page.decision(entry.decision_id);
@@ -111,7 +112,7 @@ export function decisionItems(db: Database.Database, ranked: RankedDecision[], g
       rn_range: best.rn_from !== null ? `${best.rn_from}-${best.rn_to ?? best.rn_from}` : null,
       fundstelle: null,
       ...FORTGELTUNG,
-      confidence: entry.exact ? 'high' : confidenceOfStems(groups, new Set(cut.flatMap((snippet) => [...snippet.matchedStems]))),
+      confidence: entry.exact ? 'high' : confidenceOfStems(matchers, new Set(cut.flatMap((snippet) => [...snippet.matchedStems]))),
     });
   }
   return items;
