@@ -18,7 +18,7 @@ import { asTyped, matchExpression, phrasesOf, type TermGroup } from './query.ts'
 import { PageChunks } from './page-chunks.ts';
 import { decisionItems, topConfidence, type DecisionItem, type RankedDecision } from './results.ts';
 import { passagesFor, requireVectors, semanticArm } from './semantic.ts';
-import { frequentlyCitedByResults, type CitedDecision } from './cited-by-results.ts';
+import { frequentlyCitedByRows, type CitedDecision } from './cited-by-results.ts';
 import { answerKey, cachedAnswer, keepAnswer } from './answer-cache.ts';
 
 export type SearchMode = 'keyword' | 'semantic' | 'hybrid';
@@ -242,14 +242,20 @@ function identifiersFirst(db: Database.Database, ranking: Ranking, query: string
   return { ...ranking, decisions, total: atLeastRanked(ranking.total, decisions.length) };
 }
 
-/** The page of a ranking as result items. */
-export function pageItems(db: Database.Database, ranking: Ranking, from: number, count: number, combined: boolean): DecisionItem[] {
+/** The page of a ranking as result items, with each item's decision row. */
+function rankedPage(db: Database.Database, ranking: Ranking, from: number, count: number, combined: boolean): { items: DecisionItem[]; rows: number[] } {
   const slice = ranking.decisions.slice(from, from + count);
   const groups = ranking.plan?.groups ?? [];
   const page = new PageChunks(db, slice.map((entry) => entry.decision_id), groups);
   let ranked = ranking.pageOf ? ranking.pageOf(slice.map((entry) => entry.decision_id), page) : slice;
   if (ranking.fillPage) ranked = ranking.fillPage(ranked, page);
-  return calibrated(decisionItems(db, ranked, groups, combined, page), from);
+  const items = calibrated(decisionItems(db, ranked, groups, combined, page), from);
+  return { items, rows: items.map((item) => page.decision(item.id)!.row) };
+}
+
+/** The page of a ranking as result items. */
+export function pageItems(db: Database.Database, ranking: Ranking, from: number, count: number, combined: boolean): DecisionItem[] {
+  return rankedPage(db, ranking, from, count, combined).items;
 }
 
 /**
@@ -279,7 +285,7 @@ export async function searchDecisions(db: Database.Database, args: DecisionSearc
 function answerDecisions(db: Database.Database, args: DecisionSearchArgs, qv: QueryVector | null): DecisionSearchAnswer {
   const ranking = rankDecisions(db, { ...args, depth: args.page * args.limit }, true, qv);
   const from = (args.page - 1) * args.limit;
-  const results = pageItems(db, ranking, from, args.limit, false);
+  const { items: results, rows } = rankedPage(db, ranking, from, args.limit, false);
   const more = ranking.decisions.length > from + args.limit || !ranking.exhaustive;
   return {
     results,
@@ -292,7 +298,7 @@ function answerDecisions(db: Database.Database, args: DecisionSearchArgs, qv: Qu
     page: args.page,
     limit: args.limit,
     mode: ranking.mode,
-    frequently_cited_by_results: frequentlyCitedByResults(db, results.map((item) => item.id)),
+    frequently_cited_by_results: frequentlyCitedByRows(db, rows),
     query_expansion: ranking.expansion,
     top_confidence: topConfidence(results),
   };

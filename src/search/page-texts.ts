@@ -26,24 +26,33 @@ export function pageTexts(db: Database.Database, ids: readonly string[], limit =
   let cache = kept.get(db);
   if (!cache || cache.version !== version) kept.set(db, cache = { version, texts: new Map(), chars: 0 });
   const held = cache.texts;
-  const missing = ids.filter((id) => !held.has(id));
-  const stored = new Map(missing.length === 0 ? [] : sql<[string], { id: string; text_zstd: Buffer }>(db,
-    'SELECT id, text_zstd FROM decisions WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(missing))
-    .map((row) => [row.id, row.text_zstd]));
+  // The kept texts taken first (most recently used last): keeping a text read anew may push out one the page shows.
+  const found = new Map<string, string>();
+  for (const id of ids) {
+    const text = held.get(id);
+    if (text === undefined) continue;
+    held.delete(id);
+    held.set(id, text);
+    found.set(id, text);
+  }
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length > 0) {
+    const stored = sql<[string], { id: string; text_zstd: Buffer }>(db,
+      'SELECT id, text_zstd FROM decisions WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(missing));
+    const byId = new Map(stored.map((row) => [row.id, row.text_zstd]));
+    for (const id of missing) {
+      const blob = byId.get(id);
+      if (blob === undefined || found.has(id)) continue;
+      const text = decompressText(blob);
+      keep(cache, id, text, limit);
+      found.set(id, text);
+    }
+  }
+  // In the order asked.
   const texts = new Map<string, string>();
   for (const id of ids) {
-    let text = held.get(id);
-    if (text !== undefined) {
-      // Most recently used last.
-      held.delete(id);
-      held.set(id, text);
-    } else {
-      const blob = stored.get(id);
-      if (blob === undefined) continue;
-      text = decompressText(blob);
-      keep(cache, id, text, limit);
-    }
-    texts.set(id, text);
+    const text = found.get(id);
+    if (text !== undefined) texts.set(id, text);
   }
   return texts;
 }
