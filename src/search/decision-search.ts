@@ -253,6 +253,16 @@ function rankedPage(db: Database.Database, ranking: Ranking, from: number, count
   return { items, rows: items.map((item) => page.decision(item.id)!.row) };
 }
 
+/**
+ * A ranking's page as endpoint 10 answers it: the result items and the decisions several of them cite.
+ *
+ * @example pageAnswer(db, rankDecisions(db, { query: 'Eigenbedarf', mode: 'keyword', bridge: true }, true), 0, 20).results
+ */
+export function pageAnswer(db: Database.Database, ranking: Ranking, from: number, count: number) {
+  const { items, rows } = rankedPage(db, ranking, from, count, false);
+  return { results: items, frequently_cited_by_results: frequentlyCitedByRows(db, rows) };
+}
+
 /** The page of a ranking as result items. */
 export function pageItems(db: Database.Database, ranking: Ranking, from: number, count: number, combined: boolean): DecisionItem[] {
   return rankedPage(db, ranking, from, count, combined).items;
@@ -285,7 +295,7 @@ export async function searchDecisions(db: Database.Database, args: DecisionSearc
 function answerDecisions(db: Database.Database, args: DecisionSearchArgs, qv: QueryVector | null): DecisionSearchAnswer {
   const ranking = rankDecisions(db, { ...args, depth: args.page * args.limit }, true, qv);
   const from = (args.page - 1) * args.limit;
-  const { items: results, rows } = rankedPage(db, ranking, from, args.limit, false);
+  const { results, frequently_cited_by_results } = pageAnswer(db, ranking, from, args.limit);
   const more = ranking.decisions.length > from + args.limit || !ranking.exhaustive;
   return {
     results,
@@ -298,7 +308,7 @@ function answerDecisions(db: Database.Database, args: DecisionSearchArgs, qv: Qu
     page: args.page,
     limit: args.limit,
     mode: ranking.mode,
-    frequently_cited_by_results: frequentlyCitedByRows(db, rows),
+    frequently_cited_by_results,
     query_expansion: ranking.expansion,
     top_confidence: topConfidence(results),
   };
