@@ -35,7 +35,7 @@ import { normArm } from '../src/search/norm-arm.ts';
 import { reciprocalRankFusion } from '../src/search/fusion.ts';
 import { PageChunks } from '../src/search/page-chunks.ts';
 import { decisionItems } from '../src/search/results.ts';
-import { frequentlyCitedByResults } from '../src/search/cited-by-results.ts';
+import { frequentlyCitedByRows } from '../src/search/cited-by-results.ts';
 import { sql } from '../src/db/statements.ts';
 
 const { values } = parseArgs({ options: {
@@ -77,7 +77,7 @@ function pageSteps(time: ReturnType<typeof timer>, ranking: Ranking) {
   let ranked = ranking.pageOf ? ranking.pageOf(slice.map((entry) => entry.decision_id), page) : slice;
   if (ranking.fillPage) ranked = time('page: passages (query words in chunks)', () => ranking.fillPage!(ranked, page));
   const items = time('page: items (snippets, Randnummern, rows)', () => decisionItems(db, ranked, groups, false, page));
-  const cited = time('frequently_cited_by_results', () => frequentlyCitedByResults(db, items.map((item) => item.id)));
+  const cited = time('frequently_cited_by_results', () => frequentlyCitedByRows(db, items.map((item) => page.decision(item.id)!.row)));
   time('JSON of the answer', () => JSON.stringify({ results: items, frequently_cited_by_results: cited }));
 }
 

@@ -4,30 +4,34 @@
  * (its in-process time, bench/peers/xapian-peer.py) and to GET /decisions/search, interleaved query by query, so the
  * ratios hold however this machine's speed drifts. Never part of `npm test`.
  *
- *   node bench/peers/speed.ts --db .tmp/bench-100k.db [--requests 200] [--xapian .tmp/xapian-100k]
+ *   node bench/peers/speed.ts --db .tmp/bench-100k.db [--requests 200] [--xapian .tmp/xapian-100k] [--before DIR]
  *
  * The Xapian index is built once from the corpus (each decision's Aktenzeichen, ECLI, title, Leitsatz/Tenor and the
  * rest, as bench/peers/run.ts exports them) and kept at --xapian. Rows per mode: a new query (the answer cache
  * and the kept page texts emptied before it: the search itself) and the same query asked again at once (the kept
- * answer).
+ * answer). --before DIR: an older checkout (`git archive 55469c4 | tar -x -C DIR`) serves the same corpus on a second
+ * server in this process, its new queries timed beside this tree's (which of the two asks first alternates by query).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chunkTexts } from '../../src/corpus/stored-text.ts';
 import { clearAnswers } from '../../src/search/answer-cache.ts';
 import { dropPageTexts } from '../../src/search/page-texts.ts';
-import { httpGet, printTable, searchService, stats, timeInterleaved } from '../lib.ts';
+import { httpGet, printTable, searchService, stats } from '../lib.ts';
 import { benchQueries } from '../search-queries.ts';
 
 const PYTHON = '/usr/bin/python3';
 const SCRIPT = fileURLToPath(new URL('./xapian-peer.py', import.meta.url));
 const LEAD = ['Leitsatz', 'Orientierungssatz', 'Tenor'];
+const WARMUP = 50;
 
 const { values } = parseArgs({ options: {
   db: { type: 'string' }, requests: { type: 'string', default: '200' }, xapian: { type: 'string', default: '.tmp/xapian-100k' },
+  before: { type: 'string' },
 } });
 if (!values.db) {
   console.error('usage: node bench/peers/speed.ts --db CORPUS [--requests N] [--xapian DIR]');
@@ -72,30 +76,59 @@ const askXapian = async (query: string) => {
 const ok = (response: { status: number; body: string }) => {
   if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${response.body.slice(0, 300)}`);
 };
-const search = (mode: string, query: string) =>
-  httpGet(`${service.url}/api/v1/decisions/search?${new URLSearchParams({ query, mode })}`, { authorization: service.authorization() }).then(ok);
+type Service = Awaited<ReturnType<typeof searchService>>;
+const searchOn = (on: Service) => (mode: string, query: string) =>
+  httpGet(`${on.url}/api/v1/decisions/search?${new URLSearchParams({ query, mode })}`, { authorization: on.authorization() }).then(ok);
+const search = searchOn(service);
+
+/** The older checkout's server and its way to forget kept answers and texts, or null without --before. */
+async function beforeTree() {
+  if (!values.before) return null;
+  const load = (path: string) => import(pathToFileURL(resolve(values.before!, path)).href);
+  const [lib, answers, texts] = await Promise.all([load('bench/lib.ts'), load('src/search/answer-cache.ts'), load('src/search/page-texts.ts')]);
+  const older = await lib.searchService(values.db) as Service;
+  return {
+    service: older,
+    fresh: async (mode: string, query: string) => {
+      answers.clearAnswers(older.corpus);
+      texts.dropPageTexts(older.corpus);
+      await searchOn(older)(mode, query);
+    },
+  };
+}
+const before = await beforeTree();
 
 const requests = Number(values.requests);
 const { legal, mixed } = benchQueries(requests);
 const table: (string | number)[][] = [['measure', 'p50 ms', 'p95 ms', 'p99 ms', 'x Xapian p50', 'x Xapian p95', 'target']];
 const TARGETS: Record<string, string> = { keyword: 'p50 <= 5, p95 <= 15', hybrid: 'p50 <= 12, p95 <= 30' };
 for (const [mode, queries] of [['keyword', legal], ['hybrid', mixed]] as const) {
-  const xapianTimes: number[] = [];
-  const [, fresh, again] = await timeInterleaved(queries, [
-    async (query) => {
-      await askXapian(query);
-      xapianTimes.push(xapianMs);
-    },
-    async (query) => {
+  const [xapianTimes, mine, older, again]: number[][] = [[], [], [], []];
+  const timed = async (samples: number[] | null, work: () => Promise<unknown>) => {
+    const started = performance.now();
+    await work();
+    samples?.push(performance.now() - started);
+  };
+  // The first 50 queries untimed (warm-up), then every query timed; with an older checkout beside, both trees' new
+  // queries, the one asking first alternating by query.
+  for (const [index, query] of [...queries.slice(0, WARMUP), ...queries].entries()) {
+    const counted = index >= WARMUP;
+    await askXapian(query);
+    if (counted) xapianTimes.push(xapianMs);
+    const ours = () => timed(counted ? mine : null, async () => {
       clearAnswers(corpus);
       dropPageTexts(corpus);
       await search(mode, query);
-    },
-    (query) => search(mode, query),
-  ]);
-  const peer = stats(xapianTimes.slice(-queries.length));
+    });
+    const theirs = () => (before ? timed(counted ? older : null, () => before.fresh(mode, query)) : Promise.resolve());
+    for (const run of index % 2 === 0 ? [ours, theirs] : [theirs, ours]) await run();
+    await timed(counted ? again : null, () => search(mode, query));
+  }
+  const peer = stats(xapianTimes);
   table.push([`Xapian in-process, defaults (${mode} queries)`, peer.p50, peer.p95, peer.p99, '1.00', '1.00', '']);
-  for (const [name, samples] of [[`${mode}: HTTP, new query`, fresh], [`${mode}: HTTP, same query again (kept answer)`, again]] as const) {
+  const rows: [string, number[]][] = [[`${mode}: HTTP, new query`, mine], [`${mode}: HTTP, same query again (kept answer)`, again]];
+  if (before) rows.push([`${mode}: HTTP, new query, before (${values.before})`, older]);
+  for (const [name, samples] of rows) {
     const s = stats(samples);
     table.push([name, s.p50, s.p95, s.p99, (s.p50 / peer.p50).toFixed(1), (s.p95 / peer.p95).toFixed(1), TARGETS[mode]]);
   }
@@ -105,3 +138,4 @@ console.log(`speed beside Xapian: ${requests} queries per mode, ${n} decisions; 
 printTable(table);
 xapian.stdin.end();
 service.close();
+before?.service.close();

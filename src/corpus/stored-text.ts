@@ -1,10 +1,11 @@
 // How a decision's text is held (corpus schema 3): once, zstd-compressed, in decisions.text_zstd. Chunks, sections
 // and Randnummern are code point ranges into it; nothing else stores its characters. Every reader of text goes
 // through this module (or the SQL function decision_text(), for queries that cut the text in SQL).
-import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
+import { constants, zstdCompressSync } from 'node:zlib';
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { codePointIndexer, utf16Index } from '../text/code-points.ts';
+import { decompressed } from './zstd-context.ts';
 
 // Level 3 (zstd's default): on generated decisions level 6 made texts 8% smaller at twice the time per text (55 against
 // 110 µs for 11 KB); decompression costs the same for both (about 35 µs).
@@ -15,9 +16,9 @@ export function compressText(text: string): Buffer {
   return zstdCompressSync(Buffer.from(text, 'utf8'), { params: { [constants.ZSTD_c_compressionLevel]: LEVEL } });
 }
 
-/** The text of a decisions.text_zstd value. */
+/** The text of a decisions.text_zstd value (through the kept zstd context: src/corpus/zstd-context.ts). */
 export function decompressText(stored: Uint8Array): string {
-  return zstdDecompressSync(stored).toString('utf8');
+  return decompressed(stored).toString('utf8');
 }
 
 /** A decision's whole text, or undefined when no decision has that id. */

@@ -87,12 +87,21 @@ function surfaceOf(stem: string): string {
     .replace(/a/gu, '[aä]').replace(/o/gu, '[oö]').replace(/u/gu, '[uü]');
 }
 
-const startingWith = new Map<string, RegExp | null>();
-/** The pattern of a prefix list already seen, by the list itself: a result page asks with one list for every chunk. */
-const patternOfList = new WeakMap<readonly string[], RegExp | null>();
+/**
+ * The patterns finding words that begin with one of a list of prefixes: `scan` (global) finds the next match, `at`
+ * (sticky) tells whether one begins at a given word start. No look-behind for the word start: with one, V8 tried the
+ * pattern at every position of the text; without, it skips to where a prefix can begin, and the word start is tested
+ * here. `wordsOnly`: every prefix is letters and digits (always, for stems), so a match ends at its word's end.
+ */
+interface StartingWith { scan: RegExp; at: RegExp; wordsOnly: boolean }
 
-/** The pattern finding words that begin with one of `prefixes` (null: none usable), compiled once per list. */
-function startingWithPattern(prefixes: readonly string[]): RegExp | null {
+const startingWith = new Map<string, StartingWith | null>();
+/** The patterns of a prefix list already seen, by the list itself: a result page asks with one list for every chunk. */
+const patternOfList = new WeakMap<readonly string[], StartingWith | null>();
+const WORD_CHARS = /^[\p{L}\p{N}]+$/u;
+
+/** The patterns for `prefixes` (null: none usable), compiled once per list. */
+function startingWithPattern(prefixes: readonly string[]): StartingWith | null {
   let pattern = patternOfList.get(prefixes);
   if (pattern !== undefined) return pattern;
   const usable = [...new Set(prefixes)].filter((prefix) => prefix.length > 0).sort((a, b) => b.length - a.length);
@@ -100,11 +109,38 @@ function startingWithPattern(prefixes: readonly string[]): RegExp | null {
   pattern = startingWith.get(key);
   if (pattern === undefined) {
     if (startingWith.size >= 256) startingWith.clear();
-    pattern = usable.length === 0 ? null : new RegExp(`(?<![\\p{L}\\p{N}])(?:${usable.map(surfaceOf).join('|')})[\\p{L}\\p{N}]*`, 'giu');
+    const source = `(?:${usable.map(surfaceOf).join('|')})[\\p{L}\\p{N}]*`;
+    pattern = usable.length === 0 ? null
+      : { scan: new RegExp(source, 'giu'), at: new RegExp(source, 'yiu'), wordsOnly: usable.every((prefix) => WORD_CHARS.test(prefix)) };
     startingWith.set(key, pattern);
   }
   patternOfList.set(prefixes, pattern);
   return pattern;
+}
+
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+
+/** The UTF-16 length of the letter or number (code point) before index `index`, as WORD reads them; 0 if none. */
+function wordCharBefore(text: string, index: number): number {
+  if (index === 0) return 0;
+  const unit = text.charCodeAt(index - 1);
+  if (unit < 0x80) return (unit >= 0x30 && unit <= 0x39) || ((unit | 0x20) >= 0x61 && (unit | 0x20) <= 0x7a) ? 1 : 0;
+  const lead = index >= 2 ? text.charCodeAt(index - 2) : 0;
+  const size = unit >= 0xdc00 && unit <= 0xdfff && lead >= 0xd800 && lead <= 0xdbff ? 2 : 1;
+  return WORD_CHAR.test(text.slice(index - size, index)) ? size : 0;
+}
+
+// The analysis of a word as the text writes it (the page meets the same few forms again and again): no lower-case
+// copy made for each.
+const surfaces = new Map<string, { word: string; stem: string } | null>();
+function analysisOfSurface(surface: string): { word: string; stem: string } | null {
+  let entry = surfaces.get(surface);
+  if (entry === undefined) {
+    if (surfaces.size >= 500_000) surfaces.clear();
+    entry = analysisOf(surface.toLowerCase());
+    surfaces.set(surface, entry);
+  }
+  return entry;
 }
 
 /**
@@ -114,10 +150,29 @@ function startingWithPattern(prefixes: readonly string[]): RegExp | null {
 export function tokensStartingWith(text: string, prefixes: readonly string[]): Token[] {
   const pattern = startingWithPattern(prefixes);
   if (!pattern) return [];
+  const { scan, at } = pattern;
   const tokens: Token[] = [];
-  // exec on the one pattern rather than matchAll, which copies the pattern on every call (a page makes 200 calls).
-  pattern.lastIndex = 0;
-  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+  scan.lastIndex = 0;
+  if (pattern.wordsOnly) {
+    // test() rather than exec(): no match array per word. A match ends at its word's end; it counts where the pattern
+    // also matches at the word's start (else it began inside the word, where no word of the list begins).
+    while (scan.test(text)) {
+      const end = scan.lastIndex;
+      let start = end;
+      for (let size = wordCharBefore(text, start); size > 0; size = wordCharBefore(text, start)) start -= size;
+      at.lastIndex = start;
+      if (!at.test(text) || at.lastIndex !== end) continue;
+      const entry = analysisOfSurface(text.slice(start, end));
+      if (entry) tokens.push({ word: entry.word, stem: entry.stem, start, end });
+    }
+    return tokens;
+  }
+  for (let match = scan.exec(text); match !== null; match = scan.exec(text)) {
+    if (wordCharBefore(text, match.index) > 0) {
+      // Inside a word: the search goes on from the next character, as a look-behind would have.
+      scan.lastIndex = match.index + (text.codePointAt(match.index)! > 0xffff ? 2 : 1);
+      continue;
+    }
     const entry = analysisOf(match[0].toLowerCase());
     if (entry) tokens.push({ word: entry.word, stem: entry.stem, start: match.index, end: match.index + match[0].length });
   }

@@ -19,7 +19,7 @@ import { asTyped, matchExpression, phrasesOf, type TermGroup } from './query.ts'
 import { PageChunks } from './page-chunks.ts';
 import { decisionItems, topConfidence, type DecisionItem, type RankedDecision } from './results.ts';
 import { passagesFor, requireVectors, semanticArm } from './semantic.ts';
-import { frequentlyCitedByResults, type CitedDecision } from './cited-by-results.ts';
+import { frequentlyCitedByRows, type CitedDecision } from './cited-by-results.ts';
 import { answerKey, cachedAnswer, keepAnswer } from './answer-cache.ts';
 
 export type SearchMode = 'keyword' | 'semantic' | 'hybrid';
@@ -300,14 +300,30 @@ function identifiersFirst(db: Database.Database, ranking: Ranking, query: string
   return { ...ranking, decisions, total: atLeastRanked(ranking.total, decisions.length) };
 }
 
-/** The page of a ranking as result items. */
-export function pageItems(db: Database.Database, ranking: Ranking, from: number, count: number, combined: boolean): DecisionItem[] {
+/** The page of a ranking as result items, with each item's decision row. */
+function rankedPage(db: Database.Database, ranking: Ranking, from: number, count: number, combined: boolean): { items: DecisionItem[]; rows: number[] } {
   const slice = ranking.decisions.slice(from, from + count);
   const groups = ranking.plan?.groups ?? [];
   const page = new PageChunks(db, slice.map((entry) => entry.decision_id), groups);
   let ranked = ranking.pageOf ? ranking.pageOf(slice.map((entry) => entry.decision_id), page) : slice;
   if (ranking.fillPage) ranked = ranking.fillPage(ranked, page);
-  return calibrated(decisionItems(db, ranked, groups, combined, page), from);
+  const items = calibrated(decisionItems(db, ranked, groups, combined, page), from);
+  return { items, rows: items.map((item) => page.decision(item.id)!.row) };
+}
+
+/**
+ * A ranking's page as endpoint 10 answers it: the result items and the decisions several of them cite.
+ *
+ * @example pageAnswer(db, rankDecisions(db, { query: 'Eigenbedarf', mode: 'keyword', bridge: true }, true), 0, 20).results
+ */
+export function pageAnswer(db: Database.Database, ranking: Ranking, from: number, count: number) {
+  const { items, rows } = rankedPage(db, ranking, from, count, false);
+  return { results: items, frequently_cited_by_results: frequentlyCitedByRows(db, rows) };
+}
+
+/** The page of a ranking as result items. */
+export function pageItems(db: Database.Database, ranking: Ranking, from: number, count: number, combined: boolean): DecisionItem[] {
+  return rankedPage(db, ranking, from, count, combined).items;
 }
 
 /**
@@ -337,7 +353,7 @@ export async function searchDecisions(db: Database.Database, args: DecisionSearc
 function answerDecisions(db: Database.Database, args: DecisionSearchArgs, qv: QueryVector | null): DecisionSearchAnswer {
   const ranking = rankDecisions(db, { ...args, depth: args.page * args.limit }, true, qv);
   const from = (args.page - 1) * args.limit;
-  const results = pageItems(db, ranking, from, args.limit, false);
+  const { results, frequently_cited_by_results } = pageAnswer(db, ranking, from, args.limit);
   const more = ranking.decisions.length > from + args.limit || !ranking.exhaustive;
   return {
     results,
@@ -350,7 +366,7 @@ function answerDecisions(db: Database.Database, args: DecisionSearchArgs, qv: Qu
     page: args.page,
     limit: args.limit,
     mode: ranking.mode,
-    frequently_cited_by_results: frequentlyCitedByResults(db, results.map((item) => item.id)),
+    frequently_cited_by_results,
     query_expansion: ranking.expansion,
     top_confidence: topConfidence(results),
   };

@@ -4,7 +4,8 @@
 // Kept only for the state of the corpus they were read from, as the answer cache is (any commit to the file empties
 // it); bounded by characters, the least recently used going first.
 import type Database from 'better-sqlite3';
-import { decisionText } from '../corpus/stored-text.ts';
+import { sql } from '../db/statements.ts';
+import { decompressText } from '../corpus/stored-text.ts';
 import { corpusVersion } from './answer-cache.ts';
 
 /** Characters kept per connection (up to about 16 MB; a generated decision has some 11,000). */
@@ -15,7 +16,8 @@ const kept = new WeakMap<Database.Database, Kept>();
 
 /**
  * The texts of decisions `ids` as the corpus holds them now (an id naming no decision is absent), decompressing
- * only those not kept from an earlier page. Call inside the read transaction the page is read in.
+ * only those not kept from an earlier page; those are read in one statement. Call inside the read transaction the
+ * page is read in.
  *
  * @example const texts = pageTexts(db, ['3f2c…', '9a41…']); texts.get('3f2c…')
  */
@@ -23,19 +25,34 @@ export function pageTexts(db: Database.Database, ids: readonly string[], limit =
   const version = corpusVersion(db);
   let cache = kept.get(db);
   if (!cache || cache.version !== version) kept.set(db, cache = { version, texts: new Map(), chars: 0 });
+  const held = cache.texts;
+  // The kept texts taken first (most recently used last): keeping a text read anew may push out one the page shows.
+  const found = new Map<string, string>();
+  for (const id of ids) {
+    const text = held.get(id);
+    if (text === undefined) continue;
+    held.delete(id);
+    held.set(id, text);
+    found.set(id, text);
+  }
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length > 0) {
+    const stored = sql<[string], { id: string; text_zstd: Buffer }>(db,
+      'SELECT id, text_zstd FROM decisions WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(missing));
+    const byId = new Map(stored.map((row) => [row.id, row.text_zstd]));
+    for (const id of missing) {
+      const blob = byId.get(id);
+      if (blob === undefined || found.has(id)) continue;
+      const text = decompressText(blob);
+      keep(cache, id, text, limit);
+      found.set(id, text);
+    }
+  }
+  // In the order asked.
   const texts = new Map<string, string>();
   for (const id of ids) {
-    let text = cache.texts.get(id);
-    if (text !== undefined) {
-      // Most recently used last.
-      cache.texts.delete(id);
-      cache.texts.set(id, text);
-    } else {
-      text = decisionText(db, id);
-      if (text === undefined) continue;
-      keep(cache, id, text, limit);
-    }
-    texts.set(id, text);
+    const text = found.get(id);
+    if (text !== undefined) texts.set(id, text);
   }
   return texts;
 }

@@ -6,7 +6,7 @@ import { FORTGELTUNG } from '../corpus/read-decision.ts';
 import { codePointLength } from '../text/code-points.ts';
 import { tokenize } from './analyze.ts';
 import type { PageChunks, Passage } from './page-chunks.ts';
-import { termMatcher, type TermGroup } from './query.ts';
+import { termMatcher, type TermGroup, type TermMatcher } from './query.ts';
 import { snippetAround, snippetOfMatches, type Snippet } from './snippets.ts';
 
 export type Confidence = 'high' | 'medium' | 'low';
@@ -37,37 +37,35 @@ export interface DecisionItem {
   confidence: Confidence;
 }
 
-interface DecisionRow { id: string; aktenzeichen: string | null; court: string; date: string | null; document_kind: string | null; title: string | null }
-
 /** Share of the query's groups that the passages answer: all (high), at least half (medium), fewer (low). */
 export function confidenceOf(groups: TermGroup[], texts: string[]): Confidence {
-  return confidenceOfStems(groups, new Set(texts.flatMap((text) => tokenize(text).map((token) => token.stem))));
+  return confidenceOfStems(groupMatchers(groups), new Set(texts.flatMap((text) => tokenize(text).map((token) => token.stem))));
 }
 
+/** A matcher per query group, as confidence counts them. */
+const groupMatchers = (groups: TermGroup[]): TermMatcher[] => groups.map((group) => termMatcher([group]));
+
 /** The same from the stems the passages hold (those matching the query suffice: snippets.ts collects them). */
-function confidenceOfStems(groups: TermGroup[], stems: Set<string>): Confidence {
-  if (groups.length === 0) return 'low';
-  const matched = groups.filter((group) => {
-    const isMatch = termMatcher([group]);
-    return [...stems].some(isMatch);
-  }).length;
-  const share = matched / groups.length;
+function confidenceOfStems(matchers: TermMatcher[], stems: Set<string>): Confidence {
+  if (matchers.length === 0) return 'low';
+  const held = [...stems];
+  const share = matchers.filter((isMatch) => held.some(isMatch)).length / matchers.length;
   return share === 1 ? 'high' : share >= 0.5 ? 'medium' : 'low';
 }
 
 interface Paragraph { rn: number; start_offset: number; end_offset: number }
 
-/** The printed paragraphs (Randnummern) of decisions, by decision (`ids`: a JSON array). */
-function paragraphsOf(db: Database.Database, ids: string): Map<string, Paragraph[]> {
-  const byDecision = new Map<string, Paragraph[]>();
-  const rows = sql<[string], Paragraph & { decision_id: string }>(db, `SELECT decision_id, rn, start_offset, end_offset
-    FROM decision_randnummern WHERE decision_id IN (SELECT value FROM json_each(?)) ORDER BY decision_id, position`).all(ids);
-  for (const { decision_id: id, ...paragraph } of rows) {
-    let list = byDecision.get(id);
-    if (!list) byDecision.set(id, list = []);
+/** The printed paragraphs (Randnummern) of decisions, by decision row (`rows`: a JSON array). */
+function paragraphsOf(db: Database.Database, rows: string): Map<number, Paragraph[]> {
+  const byRow = new Map<number, Paragraph[]>();
+  const found = sql<[string], Paragraph & { decision_row: number }>(db, `SELECT decision_row, rn, start_offset, end_offset
+    FROM row_randnummern WHERE decision_row IN (SELECT value FROM json_each(?)) ORDER BY decision_row, position`).all(rows);
+  for (const { decision_row: row, ...paragraph } of found) {
+    let list = byRow.get(row);
+    if (!list) byRow.set(row, list = []);
     list.push(paragraph);
   }
-  return byDecision;
+  return byRow;
 }
 
 /** The Randnummer whose paragraph holds a code-point offset of the decision text, or null (none printed there). */
@@ -86,19 +84,18 @@ function passageSnippet(paragraphs: Paragraph[], chunk: Passage, snippet: Snippe
  * @example decisionItems(db, [{ decision_id, chunks: [12, 14] }], groups, false, new PageChunks(db, [decision_id], groups))
  */
 export function decisionItems(db: Database.Database, ranked: RankedDecision[], groups: TermGroup[], combined: boolean, page: PageChunks): DecisionItem[] {
-  const ids = JSON.stringify(ranked.map((entry) => entry.decision_id));
-  const rows = new Map(sql<[string], DecisionRow>(db, `SELECT id, aktenzeichen, court, date, document_kind, title FROM decisions
-    WHERE id IN (SELECT value FROM json_each(?))`).all(ids).map((row) => [row.id, row]));
-  // The printed paragraphs of the page's decisions, in one statement (one per decision cost 20 statements a page).
-  const paragraphs = paragraphsOf(db, ids);
+  // The page's decisions as PageChunks read them; their printed paragraphs in one statement, by row.
+  const rows = ranked.map((entry) => page.decision(entry.decision_id)).filter((row) => row !== undefined);
+  const paragraphs = paragraphsOf(db, JSON.stringify(rows.map((row) => row.row)));
+  const matchers = groupMatchers(groups);
   const items: DecisionItem[] = [];
   for (const entry of ranked) {
-    const row = rows.get(entry.decision_id);
+    const row = page.decision(entry.decision_id);
     const held = page.of(entry.decision_id);
     const passages = entry.chunks.map((id) => held.find((chunk) => chunk.id === id)).filter((c) => c !== undefined);
     if (!row || passages.length === 0) continue;
     const cut = passages.map((c) => (entry.exact ? snippetAround(c.text, entry.exact) : snippetOfMatches(c.text, page.matches(c))));
-    const printed = passages.some((c) => c.rn_from !== null) ? paragraphs.get(row.id) ?? [] : [];
+    const printed = passages.some((c) => c.rn_from !== null) ? paragraphs.get(row.row) ?? [] : [];
     const snippets = passages.map((c, i) => passageSnippet(printed, c, cut[i]));
     const best = passages[0];
     items.push({
@@ -115,7 +112,7 @@ export function decisionItems(db: Database.Database, ranked: RankedDecision[], g
       rn_range: best.rn_from !== null ? `${best.rn_from}-${best.rn_to ?? best.rn_from}` : null,
       fundstelle: null,
       ...FORTGELTUNG,
-      confidence: entry.exact ? 'high' : confidenceOfStems(groups, new Set(cut.flatMap((snippet) => [...snippet.matchedStems]))),
+      confidence: entry.exact ? 'high' : confidenceOfStems(matchers, new Set(cut.flatMap((snippet) => [...snippet.matchedStems]))),
     });
   }
   return items;

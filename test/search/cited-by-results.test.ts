@@ -1,12 +1,13 @@
 /**
  * frequently_cited_by_results (src/search/cited-by-results.ts) against its definition computed here from the view
- * citation_edges: the decisions at least two of the results cite, by how many, then newest, then id, at most 10.
+ * citation_edges: the decisions at least two of the results cite, by how many, then newest, then id, at most 10; the
+ * results given by UUID and by decision row.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { graphCorpus, GRAPH } from '../helpers/graph-corpus.ts';
 import { openCorpus } from '../../src/corpus/open.ts';
-import { frequentlyCitedByResults, type CitedDecision } from '../../src/search/cited-by-results.ts';
+import { frequentlyCitedByResults, frequentlyCitedByRows, type CitedDecision } from '../../src/search/cited-by-results.ts';
 
 function byDefinition(db: ReturnType<typeof openCorpus>, resultIds: string[]): CitedDecision[] {
   const results = new Set(resultIds);
@@ -34,7 +35,12 @@ test('frequently_cited_by_results: the decisions two or more results cite, count
       [citers[0]], // one result: nothing
       [GRAPH.source.id, citers[24], ...citers.slice(40, 60)],
     ];
-    for (const ids of sets) assert.deepEqual(frequentlyCitedByResults(db, ids), byDefinition(db, ids), ids.join());
+    const rowOf = (id: string) => (db.prepare('SELECT row FROM decision_rows WHERE id = ?').get(id) as { row: number }).row;
+    for (const ids of sets) {
+      assert.deepEqual(frequentlyCitedByResults(db, ids), byDefinition(db, ids), ids.join());
+      // The same by the results' decision rows (a result page's way).
+      assert.deepEqual(frequentlyCitedByRows(db, ids.map(rowOf)), byDefinition(db, ids), `rows: ${ids.join()}`);
+    }
     const hub = frequentlyCitedByResults(db, citers.slice(0, 4));
     assert.deepEqual(hub.map((item) => [item.id, item.cited_by_results]), [[GRAPH.hub.id, 4]]);
     assert.deepEqual(frequentlyCitedByResults(db, [GRAPH.source.id, citers[24]]).map((item) => item.id), [citers[25]]);

@@ -36,6 +36,10 @@ test('page texts: the stored texts, kept until the file changes, bounded, never 
   const size = decisionText(served, first)!.length + decisionText(served, second)!.length;
   pageTexts(served, [first, second], size - 1);
   assert.equal(keptTexts(served), 1);
+  // A page whose text read anew pushes out a kept text the same page shows: the page still has both.
+  const both = pageTexts(served, [first, second], size - 1);
+  assert.deepEqual([...both.keys()], [first, second], 'a kept text pushed out by the same page');
+  assert.equal(both.get(second), decisionText(served, second));
   const texts = served.transaction(() => pageTexts(served, [first, second, 'no-such-decision']))();
   assert.deepEqual([...texts.keys()], [first, second], 'an id naming no decision is absent');
   assert.equal(texts.get(first), decisionText(served, first));
