@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { findDecision, namedByUuid, requireCorpus } from '../corpus/find-decision.ts';
+import { findDecisionHead, namedByUuid, requireCorpus } from '../corpus/find-decision.ts';
 import { citationGraph } from '../graph/neighbours.ts';
 import { citationGraphAnswer } from './answers.ts';
 import { defineOperation } from './operation.ts';
@@ -34,6 +34,7 @@ export default defineOperation({
     result.references.filter((edge) => edge.in_corpus).length + result.referenced_by.length },
   handler: (args, { services }) => {
     const corpus = requireCorpus(services.corpus);
-    return citationGraph(corpus, services.config.publicUrl, findDecision(corpus, args.id, args), args);
+    // The graph names its source decision and never reads its text: none is decompressed.
+    return citationGraph(corpus, services.config.publicUrl, findDecisionHead(corpus, args.id, args), args);
   },
 });
