@@ -50,6 +50,27 @@ if (values.serve) {
     log: accessLog.createAccessLog({ level: 'info', format: 'json', destination: pino.destination(destination) }) };
   const { server: http, url } = await server.listen(services, '127.0.0.1', 0, undefined, observed);
   http.keepAliveTimeout = 600_000;
+  // The server's own view: each request's time from its arrival (parsed) to its answer handed to the socket. A line
+  // `reset` on stdin empties it, `report` prints its p50 and p95 and the event loop's utilization since the reset.
+  let times: number[] = [];
+  let utilization = performance.eventLoopUtilization();
+  let cpu = process.cpuUsage();
+  http.on('request', (_request: unknown, response: { on(event: string, listener: () => void): void }) => {
+    const at = performance.now();
+    response.on('finish', () => times.push(performance.now() - at));
+  });
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    if (line === 'reset') {
+      times = [];
+      utilization = performance.eventLoopUtilization();
+      cpu = process.cpuUsage();
+    } else if (line === 'report') {
+      const { p50, p95 } = stats(times.length ? times : [0]);
+      const used = process.cpuUsage(cpu);
+      console.log(JSON.stringify({ p50, p95, n: times.length, cpuUs: (used.user + used.system) / Math.max(1, times.length),
+        utilization: performance.eventLoopUtilization(utilization).utilization }));
+    }
+  });
   // An ordinary exit on SIGINT, so that a run under --cpu-prof writes its profile.
   process.once('SIGINT', () => process.exit(0));
   console.log(JSON.stringify({ url, pid: process.pid }));
@@ -139,7 +160,7 @@ async function measure(): Promise<void> {
 
   // 2. Over HTTP: a server process per corpus and tree.
   const servers: { tree: string; side: number; url: string; child: ChildProcess; agent: Agent; warm: () => string; timed: () => string;
-    first: () => string; compare: () => string }[] = [];
+    first: () => string; compare: () => string; report: () => Promise<{ p50: number; p95: number; n: number; cpuUs: number }> }[] = [];
   try {
     for (const tree of trees) {
       for (const [s, side] of sides.entries()) {
@@ -148,9 +169,15 @@ async function measure(): Promise<void> {
         const roles = { warm: callers(state, requests), timed: callers(state, requests), first: callers(state, requests), compare: callers(state, 40 * 8) };
         state.close();
         const child = spawn(process.execPath, [new URL(import.meta.url).pathname, '--serve', tree.root, '--db', side.path, '--state', statePath],
-          { stdio: ['ignore', 'pipe', 'inherit'] });
-        const { url } = JSON.parse(await new Promise<string>((done) => createInterface({ input: child.stdout! }).once('line', done)));
-        servers.push({ tree: tree.label, side: s, url, child, agent: new Agent({ keepAlive: true, maxSockets: 1 }), ...roles });
+          { stdio: ['pipe', 'pipe', 'inherit'] });
+        const lines = createInterface({ input: child.stdout! });
+        const line = () => new Promise<string>((done) => lines.once('line', done));
+        const { url } = JSON.parse(await line());
+        const report = async () => {
+          child.stdin!.write('report\n');
+          return JSON.parse(await line());
+        };
+        servers.push({ tree: tree.label, side: s, url, child, agent: new Agent({ keepAlive: true, maxSockets: 1 }), report, ...roles });
       }
     }
     const call = (server: typeof servers[number], path: string, authorization: string) =>
@@ -195,6 +222,7 @@ async function measure(): Promise<void> {
 
     // Untimed pass over the warm ids (each server), then the timed rows, servers in turn per id.
     for (let i = 0; i < requests; i++) for (const server of servers) ok(await call(server, sides[server.side].warm[i], server.warm()));
+    for (const server of servers) server.child.stdin!.write('reset\n');
     const samples = servers.map(() => ({ warm: [] as number[], first: [] as number[] }));
     for (let i = 0; i < requests; i++) {
       const order = i % 2 === 0 ? servers.entries() : [...servers.entries()].reverse();
@@ -204,12 +232,17 @@ async function measure(): Promise<void> {
       }
     }
     const base = stats(samples[0].warm).p50;
-    const rows: (string | number)[][] = [['HTTP GET /decisions/{id}, charged', 'p50 ms', 'p95 ms', 'p99 ms', 'x first row p50']];
+    const rows: (string | number)[][] = [['HTTP GET /decisions/{id}, charged', 'p50 ms', 'p95 ms', 'p99 ms', 'x first row p50', 'server CPU ms']];
     for (const [index, server] of servers.entries()) {
       for (const kind of ['warm', 'first'] as const) {
         const { p50, p95, p99 } = stats(samples[index][kind]);
-        rows.push([`${server.tree}, ${sides[server.side].name}, ${kind === 'warm' ? 'read before' : 'first read'}`, p50, p95, p99, (p50 / base).toFixed(2)]);
+        rows.push([`${server.tree}, ${sides[server.side].name}, ${kind === 'warm' ? 'read before' : 'first read'}`, p50, p95, p99, (p50 / base).toFixed(2), '']);
       }
+      // Both kinds together, as the server saw them: from the request parsed to the answer handed to the socket, and
+      // the server process's CPU time (user + system, every thread) per request.
+      const inside = await server.report();
+      rows.push([`  inside the server (arrival to answer written), both kinds`, inside.p50, inside.p95, '', (inside.p50 / base).toFixed(2),
+        (inside.cpuUs / 1000).toFixed(3)]);
     }
     console.log(`\nover HTTP: ${requests} requests per row, servers in turn per id; load ${loadavg()[0].toFixed(2)} at the end`);
     printTable(rows);

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { findDecision, findDecisionHead, requireCorpus } from '../corpus/find-decision.ts';
 import { canonicalReadRequest, readDecision } from '../corpus/read-decision.ts';
+import { inTransaction } from '../db/statements.ts';
 import { decisionAnswer } from './answers.ts';
 import { defineOperation } from './operation.ts';
 import { courtFilter, decisionRef, int, isoDate } from './schemas.ts';
@@ -54,6 +55,7 @@ export default defineOperation({
       (!isNarrowed(args) || 2 * result.returned_range.chars >= result.text_length ? 1 : 0) },
   handler: (args, { services }) => {
     const corpus = requireCorpus(services.corpus);
-    return readDecision(corpus, findDecision(corpus, args.id, args), args);
+    // The decision and its parts read from one state of the file (a sync may commit between two statements).
+    return inTransaction(corpus, () => readDecision(corpus, findDecision(corpus, args.id, args), args));
   },
 });
