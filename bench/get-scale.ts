@@ -25,7 +25,7 @@ import { basename, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { printTable, stats } from './lib.ts';
+import { printTable, reportServerSide, stats } from './lib.ts';
 
 const { values } = parseArgs({ options: {
   db: { type: 'string', multiple: true }, requests: { type: 'string', default: '1000' }, before: { type: 'string' },
@@ -50,27 +50,8 @@ if (values.serve) {
     log: accessLog.createAccessLog({ level: 'info', format: 'json', destination: pino.destination(destination) }) };
   const { server: http, url } = await server.listen(services, '127.0.0.1', 0, undefined, observed);
   http.keepAliveTimeout = 600_000;
-  // The server's own view: each request's time from its arrival (parsed) to its answer handed to the socket. A line
-  // `reset` on stdin empties it, `report` prints its p50 and p95 and the event loop's utilization since the reset.
-  let times: number[] = [];
-  let utilization = performance.eventLoopUtilization();
-  let cpu = process.cpuUsage();
-  http.on('request', (_request: unknown, response: { on(event: string, listener: () => void): void }) => {
-    const at = performance.now();
-    response.on('finish', () => times.push(performance.now() - at));
-  });
-  createInterface({ input: process.stdin }).on('line', (line) => {
-    if (line === 'reset') {
-      times = [];
-      utilization = performance.eventLoopUtilization();
-      cpu = process.cpuUsage();
-    } else if (line === 'report') {
-      const { p50, p95 } = stats(times.length ? times : [0]);
-      const used = process.cpuUsage(cpu);
-      console.log(JSON.stringify({ p50, p95, n: times.length, cpuUs: (used.user + used.system) / Math.max(1, times.length),
-        utilization: performance.eventLoopUtilization(utilization).utilization }));
-    }
-  });
+  // The server's own view (the request's time inside it, its CPU per request): `reset` and `report` on stdin.
+  reportServerSide(http);
   // An ordinary exit on SIGINT, so that a run under --cpu-prof writes its profile.
   process.once('SIGINT', () => process.exit(0));
   console.log(JSON.stringify({ url, pid: process.pid }));
