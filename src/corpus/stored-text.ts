@@ -21,11 +21,14 @@ export function compressText(text: string): Buffer {
  * microseconds more (bench/README, Session 18).
  */
 export function decompressText(stored: Uint8Array): string {
-  return zstdDecompressSync(stored, { chunkSize: Math.max(MIN_CHUNK, frameContentSize(stored) ?? DEFAULT_CHUNK) }).toString('utf8');
+  const chunkSize = Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, frameContentSize(stored) ?? DEFAULT_CHUNK));
+  return zstdDecompressSync(stored, { chunkSize }).toString('utf8');
 }
 
 const MIN_CHUNK = 64;
 const DEFAULT_CHUNK = 16 * 1024;
+// A size beyond any decision's text (a damaged header, say) allocates no more than this at once.
+const MAX_CHUNK = 64 * 1024 * 1024;
 
 /**
  * The decompressed size a zstd frame's header states (RFC 8878, 3.1.1.1), or undefined where it states none (our
