@@ -19,12 +19,15 @@ import { planQuery, type SearchPlan } from '../src/search/plan.ts';
 import { asTyped, matchExpression, phrasesOf } from '../src/search/query.ts';
 import { filterSql } from '../src/search/filters.ts';
 import { topKRanking, topKServed } from '../src/search/top-k.ts';
-import { TOP_K_MAX_PHRASES } from '../src/search/rank-helper.ts';
 import { lexicalArm, type LexicalResult } from '../src/search/lexical.ts';
 import { semanticArm, type VectorArm } from '../src/search/semantic.ts';
 import { normArm } from '../src/search/norm-arm.ts';
 import { entriesOf, reciprocalRankFusion } from '../src/search/fusion.ts';
 import { nearestDecisions } from '../src/search/vector-store.ts';
+
+// Session 17 sent rankings of more phrases than this straight to the full ranking (bridge-widened lay queries); the
+// top-k path now declines them itself where its bounds cannot prove them: they stay a group of their own here.
+const TOP_K_MAX_PHRASES = 8;
 
 const { values } = parseArgs({ options: {
   db: { type: 'string' }, queries: { type: 'string', default: '120' }, pools: { type: 'string', default: '200,100,60,40' },

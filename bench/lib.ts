@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Agent, request, type Server } from 'node:http';
+import { createInterface } from 'node:readline';
 import { openCorpus, upgradeCorpus } from '../src/corpus/open.ts';
 import { importPaths } from '../src/ingest/import-paths.ts';
 import { closeServices, listen, openServices } from '../src/server.ts';
@@ -128,4 +129,30 @@ export async function searchService(corpusPath: string) {
   const { server, url } = await listen(services, '127.0.0.1', 0);
   server.keepAliveTimeout = 600_000;
   return { services, corpus: services.corpus!, url, server, authorization, close: (others: Server[] = []) => tearDown([server, ...others], services, dir) };
+}
+
+/**
+ * The server's own view of what it answers, for a server process driven over stdin: each request's time from its
+ * arrival (parsed) to its answer handed to the socket, the event loop's utilization and the process's CPU time (user
+ * and system, every thread) per request. A line `reset` on stdin empties it, `report` prints it as one JSON line.
+ */
+export function reportServerSide(server: Server): void {
+  let times: number[] = [];
+  let utilization = performance.eventLoopUtilization();
+  let cpu = process.cpuUsage();
+  server.on('request', (_request, response) => {
+    const at = performance.now();
+    response.on('finish', () => times.push(performance.now() - at));
+  });
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    if (line === 'reset') {
+      times = [];
+      utilization = performance.eventLoopUtilization();
+      cpu = process.cpuUsage();
+    } else if (line === 'report') {
+      const used = process.cpuUsage(cpu);
+      console.log(JSON.stringify({ ...stats(times.length ? times : [0]), cpuUs: (used.user + used.system) / Math.max(1, times.length),
+        utilization: performance.eventLoopUtilization(utilization).utilization }));
+    }
+  });
 }

@@ -30,7 +30,7 @@ import { openState } from '../src/accounts/state-db.ts';
 import { createOrganization } from '../src/accounts/organizations.ts';
 import { ABILITIES, createToken } from '../src/accounts/tokens.ts';
 import { textProblem } from '../src/operations/check-citations.ts';
-import { printTable, stats } from './lib.ts';
+import { printTable, reportServerSide, stats } from './lib.ts';
 
 const { values } = parseArgs({ options: {
   serve: { type: 'boolean', default: false },
@@ -250,28 +250,16 @@ async function runLoad(): Promise<void> {
 // --- the server process, or the load ----------------------------------------------------------------------------------
 
 /**
- * The server, with its own view of the run: each request's time from its arrival (parsed) to its answer's last byte
- * handed to the socket, and the event loop's utilization; a line `stats` on stdin resets both, `report` prints them.
+ * The server, with its own view of the run (bench/lib.ts reportServerSide): each request's time from its arrival
+ * (parsed) to its answer handed to the socket, and the event loop's utilization; a line `reset` on stdin empties both,
+ * `report` prints them.
  */
 async function serveForLoad(): Promise<void> {
   const services = openServices({ corpusPath: values.db!, statePath: values.state! });
   const enterprise = services.config.plans.enterprise;
   Object.assign(enterprise, { monthlyCredits: Number.MAX_SAFE_INTEGER, dailyRows: Number.MAX_SAFE_INTEGER, dailyDocuments: Number.MAX_SAFE_INTEGER });
   const { server, url } = await listen(services, '127.0.0.1', 0);
-  let times: number[] = [];
-  let utilization = performance.eventLoopUtilization();
-  server.on('request', (_request, response) => {
-    const at = performance.now();
-    response.on('finish', () => times.push(performance.now() - at));
-  });
-  createInterface({ input: process.stdin }).on('line', (line) => {
-    if (line === 'reset') {
-      times = [];
-      utilization = performance.eventLoopUtilization();
-    } else if (line === 'report') {
-      console.log(JSON.stringify({ ...stats(times.length ? times : [0]), utilization: performance.eventLoopUtilization(utilization).utilization }));
-    }
-  });
+  reportServerSide(server);
   console.log(JSON.stringify({ url, pid: process.pid }));
 }
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { betterSqliteBinding } from '../runtime/executable.ts';
 import { createPrivately } from '../runtime/private-file.ts';
+import { inImmediateTransaction } from '../db/statements.ts';
 
 export type StateDb = Database.Database;
 
@@ -84,5 +85,5 @@ function deriveLedgerSums(db: StateDb): void {
  * charge) cannot interleave with another writer.
  */
 export function inWriteTransaction<T>(db: StateDb, work: () => T): T {
-  return db.transaction(work).immediate();
+  return inImmediateTransaction(db, work);
 }

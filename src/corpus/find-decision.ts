@@ -4,23 +4,27 @@ import { backendUnavailable, notFound, validationFailed } from '../errors.ts';
 import { azKey } from './ids.ts';
 import { decompressText } from './stored-text.ts';
 
-export interface DecisionRow {
+/** A decision's row without its text: what finding it and a graph need (findDecisionHead). */
+export interface DecisionHead {
   id: string;
-  ecli: string | null;
   court: string;
   date: string | null;
   aktenzeichen: string | null;
+  text_length: number;
+  /** The decision's integer row (decision_rows), on which its sections, Randnummern, chunks and file numbers key. */
+  decision_row: number;
+}
+
+export interface DecisionRow extends DecisionHead {
+  ecli: string | null;
   document_type: string | null;
   title: string | null;
   chamber: string | null;
   norms: string | null;
   full_text: string;
-  text_length: number;
   has_rn_anchors: number;
   rn_from: number | null;
   rn_to: number | null;
-  /** The decision's integer row (decision_rows), on which its sections, Randnummern, chunks and file numbers key. */
-  decision_row: number;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -33,9 +37,9 @@ export function courtMatches(court: string, filter: string): boolean {
   return name === wanted || name.startsWith(`${wanted} `);
 }
 
-const COLUMNS = `d.id, d.ecli, d.court, d.date, d.aktenzeichen, d.document_type, d.title, d.chamber, d.norms, d.text_zstd,
-                 d.text_length, d.has_rn_anchors, d.rn_from, d.rn_to,
-                 (SELECT row FROM decision_rows WHERE id = d.id) AS decision_row`;
+// The decision's row is read with it: its parts are then read by primary key, not through the views' UUID lookups.
+const HEAD_COLUMNS = 'd.id, d.court, d.date, d.aktenzeichen, d.text_length, (SELECT row FROM decision_rows WHERE id = d.id) AS decision_row';
+const COLUMNS = `${HEAD_COLUMNS}, d.ecli, d.document_type, d.title, d.chamber, d.norms, d.text_zstd, d.has_rn_anchors, d.rn_from, d.rn_to`;
 
 type StoredRow = Omit<DecisionRow, 'full_text'> & { text_zstd: Buffer };
 
@@ -52,6 +56,11 @@ function withText({ text_zstd, ...row }: StoredRow): DecisionRow {
  */
 export function findDecision(corpus: Database.Database, id: string, narrow: { court?: string; date?: string } = {}): DecisionRow {
   return withText(lookUp<StoredRow>(corpus, id, narrow, COLUMNS));
+}
+
+/** The one decision a caller names, as findDecision finds it, without its text (none is decompressed). */
+export function findDecisionHead(corpus: Database.Database, id: string, narrow: { court?: string; date?: string } = {}): DecisionHead {
+  return lookUp<DecisionHead>(corpus, id, narrow, HEAD_COLUMNS);
 }
 
 /** The UUID of the one decision a caller names, as findDecision finds it, without reading the decision's text. */

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { invalidArgument } from '../errors.ts';
 import { sliceCodePoints } from '../text/code-points.ts';
-import type { DecisionRow } from './find-decision.ts';
+import type { DecisionHead, DecisionRow } from './find-decision.ts';
 
 export const FORTGELTUNG_NOTE = 'Not checked for continued validity: this decision may have been quashed or superseded, '
   + 'and the absence of a note is no evidence that it stands.';
@@ -30,9 +30,6 @@ function sectionsOf(corpus: Database.Database, decisionRow: number) {
   ).all(decisionRow);
 }
 
-const decisionRowOf = (corpus: Database.Database, decisionId: string) =>
-  sql<[string], { row: number }>(corpus, 'SELECT row FROM decision_rows WHERE id = ?').get(decisionId)!.row;
-
 type Section = ReturnType<typeof sectionsOf>[number];
 
 function sectionSpan(sections: Section[], wanted: string): Span {
@@ -47,19 +44,18 @@ function sectionSpan(sections: Section[], wanted: string): Span {
 }
 
 /**
- * A read request in its canonical form, so that two requests serving the same text are one paid result: the section
- * as the decision names it ("Gründe" may be its Entscheidungsgründe; a section it lacks is 422 here), max_chars no
- * larger than the text.
+ * A read request of `decision` in its canonical form, so that two requests serving the same text are one paid
+ * result: the section as the decision names it ("Gründe" may be its Entscheidungsgründe; a section it lacks is 422
+ * here), max_chars no larger than the text.
  */
-export function canonicalReadRequest<T extends ReadRequest>(corpus: Database.Database, decisionId: string, request: T): T {
+export function canonicalReadRequest<T extends ReadRequest>(corpus: Database.Database, decision: DecisionHead, request: T): T {
   if (request.section !== undefined && (request.rn_from !== undefined || request.rn_to !== undefined)) {
     // Which would win is a guess: a section and a Randnummer range name two different parts.
     throw invalidArgument('section', 'give a section or a Randnummer range (rn_from, rn_to), not both');
   }
-  const { text_length } = sql<[string], { text_length: number }>(corpus, 'SELECT text_length FROM decisions WHERE id = ?').get(decisionId)!;
   const section = request.section === undefined ? undefined
-    : sectionSpan(sectionsOf(corpus, decisionRowOf(corpus, decisionId)), request.section).section!;
-  return { ...request, section, max_chars: Math.min(request.max_chars, text_length) };
+    : sectionSpan(sectionsOf(corpus, decision.decision_row), request.section).section!;
+  return { ...request, section, max_chars: Math.min(request.max_chars, decision.text_length) };
 }
 
 /** Whole chunks overlapping [rn_from, rn_to]; an open end runs to the first or last Randnummer. */

@@ -1,11 +1,10 @@
 // How a decision's text is held (corpus schema 3): once, zstd-compressed, in decisions.text_zstd. Chunks, sections
 // and Randnummern are code point ranges into it; nothing else stores its characters. Every reader of text goes
 // through this module (or the SQL function decision_text(), for queries that cut the text in SQL).
-import { constants, zstdCompressSync } from 'node:zlib';
+import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { codePointIndexer, utf16Index } from '../text/code-points.ts';
-import { decompressed } from './zstd-context.ts';
 
 // Level 3 (zstd's default): on generated decisions level 6 made texts 8% smaller at twice the time per text (55 against
 // 110 µs for 11 KB); decompression costs the same for both (about 35 µs).
@@ -16,10 +15,41 @@ export function compressText(text: string): Buffer {
   return zstdCompressSync(Buffer.from(text, 'utf8'), { params: { [constants.ZSTD_c_compressionLevel]: LEVEL } });
 }
 
-/** The text of a decisions.text_zstd value (through the kept zstd context: src/corpus/zstd-context.ts). */
+/**
+ * The text of a decisions.text_zstd value, decompressed into one buffer of the size its frame header states: Node's
+ * default 16 KB output chunk made a quarter of the generated texts two chunks joined, and cost every text some
+ * microseconds more (bench/README, Session 18).
+ */
 export function decompressText(stored: Uint8Array): string {
-  return decompressed(stored).toString('utf8');
+  const chunkSize = Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, frameContentSize(stored) ?? DEFAULT_CHUNK));
+  return zstdDecompressSync(stored, { chunkSize }).toString('utf8');
 }
+
+const MIN_CHUNK = 64;
+const DEFAULT_CHUNK = 16 * 1024;
+// A size beyond any decision's text (a damaged header, say) allocates no more than this at once.
+const MAX_CHUNK = 64 * 1024 * 1024;
+
+/**
+ * The decompressed size a zstd frame's header states (RFC 8878, 3.1.1.1), or undefined where it states none (our
+ * frames always do: compressText hands zstd the whole text at once).
+ */
+export function frameContentSize(frame: Uint8Array): number | undefined {
+  const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
+  if (frame.length < 6 || view.getUint32(0, true) !== ZSTD_MAGIC) return undefined;
+  const descriptor = frame[4];
+  const singleSegment = (descriptor >> 5) & 1;
+  // After the descriptor: the window descriptor (unless single segment), the dictionary id, then the size.
+  const at = 5 + (singleSegment ? 0 : 1) + [0, 1, 2, 4][descriptor & 3];
+  const width = [singleSegment, 2, 4, 8][descriptor >> 6];
+  if (width === 0 || frame.length < at + width) return undefined;
+  if (width === 1) return view.getUint8(at);
+  if (width === 2) return view.getUint16(at, true) + 256;
+  if (width === 4) return view.getUint32(at, true);
+  return Number(view.getBigUint64(at, true));
+}
+
+const ZSTD_MAGIC = 0xfd2fb528;
 
 /** A decision's whole text, or undefined when no decision has that id. */
 export function decisionText(db: Database.Database, decisionId: string): string | undefined {

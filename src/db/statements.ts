@@ -15,3 +15,28 @@ export function sql<Params extends unknown[] = unknown[], Row = unknown>(db: Dat
   if (!statement) cache.set(text, (statement = db.prepare(text)));
   return statement as unknown as Database.Statement<Params, Row>;
 }
+
+type Runner = Database.Transaction<(work: () => unknown) => unknown>;
+const runners = new WeakMap<Database.Database, Runner>();
+
+/** One transaction function per connection, running the work it is given (better-sqlite3 builds one per call). */
+function runnerOf(db: Database.Database): Runner {
+  let runner = runners.get(db);
+  if (!runner) runners.set(db, (runner = db.transaction((work: () => unknown) => work())));
+  return runner;
+}
+
+/**
+ * Runs `work` in one deferred transaction: several reads see one state of the file (a writer may commit between two
+ * statements otherwise), and SQLite takes its file locks once instead of once per statement. Nested: a savepoint.
+ *
+ * @example const row = inTransaction(corpus, () => readDecision(corpus, findDecision(corpus, id), request));
+ */
+export function inTransaction<T>(db: Database.Database, work: () => T): T {
+  return runnerOf(db)(work) as T;
+}
+
+/** Runs `work` in one IMMEDIATE transaction: the write lock taken first (see inWriteTransaction, state-db.ts). */
+export function inImmediateTransaction<T>(db: Database.Database, work: () => T): T {
+  return runnerOf(db).immediate(work) as T;
+}

@@ -5,7 +5,7 @@ import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { invalidArgument } from '../errors.ts';
 import { FORTGELTUNG } from '../corpus/read-decision.ts';
-import type { DecisionRow } from '../corpus/find-decision.ts';
+import type { DecisionHead } from '../corpus/find-decision.ts';
 import { edgeItem, type CitationEdgeItem, type EdgeDecision } from './edge-items.ts';
 
 export const PAGE_SIZE = 25;
@@ -171,7 +171,7 @@ function depthTwo(corpus: Database.Database, publicUrl: string, side: Side, sour
 }
 
 /** The graph answer for one decision (without the envelope). */
-export function citationGraph(corpus: Database.Database, publicUrl: string, source: DecisionRow, request: GraphRequest) {
+export function citationGraph(corpus: Database.Database, publicUrl: string, source: DecisionHead, request: GraphRequest) {
   if (request.depth === 2 && request.page > 1) {
     throw invalidArgument('page', 'pages are defined at depth 1 only; depth 2 serves one bounded sample');
   }

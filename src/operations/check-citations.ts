@@ -8,6 +8,7 @@ import { codePointLength } from '../text/code-points.ts';
 import { checkRunAnswer } from './answers.ts';
 import { defineOperation, type OperationContext } from './operation.ts';
 import { isoDate, text } from './schemas.ts';
+import { inTransaction } from '../db/statements.ts';
 
 export const CHECK_MIN_CHARS = 50;
 export const CHECK_MAX_CHARS = 20_000;
@@ -93,10 +94,11 @@ export default defineOperation({
   handler: async (args, ctx) => {
     const corpus = requireCorpus(ctx.services.corpus);
     const { text: value, documentId } = await checkedText(args, ctx);
-    const run = runCheck(corpus, {
+    // Every lookup of the check in one read transaction (inTransaction: one state of the file, the locks taken once).
+    const run = inTransaction(corpus, () => runCheck(corpus, {
       id: newRunId(), text: value, reference_date: args.reference_date ?? null, source: 'api_v1',
       submittedAt: ctx.now, clock: ctx.services.clock,
-    });
+    }));
     const organizationId = ctx.caller.organization.id;
     if (documentId) ctx.onCommit({ kind: 'consume_upload', id: documentId });
     ctx.onCommit({ kind: 'save_run', organizationId, run });

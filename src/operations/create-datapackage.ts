@@ -4,6 +4,7 @@ import { assembleDatapackage, decisionIdsOf } from '../graph/datapackage.ts';
 import { datapackageAnswer } from './answers.ts';
 import { defineOperation } from './operation.ts';
 import { decisionRef, int } from './schemas.ts';
+import { inTransaction } from '../db/statements.ts';
 
 /** The default cap of a full text in a datapackage. */
 const FULL_TEXT_CHARS = 60_000;
@@ -35,6 +36,8 @@ export default defineOperation({
   price: () => 5,
   volume: { unit: 'documents', ahead: (args) => args.full_text,
     amount: (result: { included: number }, args) => (args.full_text ? result.included : 0) },
-  handler: (args, { services, now }) =>
-    assembleDatapackage(requireCorpus(services.corpus), services.config.publicUrl, args, now),
+  handler: (args, { services, now }) => {
+    const corpus = requireCorpus(services.corpus);
+    return inTransaction(corpus, () => assembleDatapackage(corpus, services.config.publicUrl, args, now));
+  },
 });

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
-import { findDecision, namedByUuid, requireCorpus } from '../corpus/find-decision.ts';
+import { findDecisionHead, namedByUuid, requireCorpus } from '../corpus/find-decision.ts';
 import { citationGraph } from '../graph/neighbours.ts';
+import { inTransaction } from '../db/statements.ts';
 import { citationGraphAnswer } from './answers.ts';
 import { defineOperation } from './operation.ts';
 import { courtFilter, decisionRef, int, isoDate } from './schemas.ts';
@@ -34,6 +35,8 @@ export default defineOperation({
     result.references.filter((edge) => edge.in_corpus).length + result.referenced_by.length },
   handler: (args, { services }) => {
     const corpus = requireCorpus(services.corpus);
-    return citationGraph(corpus, services.config.publicUrl, findDecision(corpus, args.id, args), args);
+    // The graph names its source decision and never reads its text: none is decompressed. Its counts and lists are
+    // read from one state of the file, SQLite's locks taken once (as GET /decisions/{id} reads).
+    return inTransaction(corpus, () => citationGraph(corpus, services.config.publicUrl, findDecisionHead(corpus, args.id, args), args));
   },
 });

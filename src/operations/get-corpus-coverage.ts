@@ -4,6 +4,7 @@ import { corpusCoverage } from '../corpus/coverage.ts';
 import { corpusCoverageAnswer } from './answers.ts';
 import { defineOperation } from './operation.ts';
 import { BRANCHES, int } from './schemas.ts';
+import { inTransaction } from '../db/statements.ts';
 
 export default defineOperation({
   name: 'get_corpus_coverage',
@@ -21,5 +22,8 @@ export default defineOperation({
   }),
   pricing: 'free',
   price: () => 0,
-  handler: (args, { services }) => corpusCoverage(requireCorpus(services.corpus), args),
+  handler: (args, { services }) => {
+    const corpus = requireCorpus(services.corpus);
+    return inTransaction(corpus, () => corpusCoverage(corpus, args));
+  },
 });

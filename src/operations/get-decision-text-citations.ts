@@ -5,6 +5,7 @@ import { decisionTextCitations } from '../graph/text-citations.ts';
 import { defineOperation } from './operation.ts';
 import { decisionTextCitationsAnswer } from './answers.ts';
 import { courtFilter, decisionRef, isoDate } from './schemas.ts';
+import { inTransaction } from '../db/statements.ts';
 
 export default defineOperation({
   name: 'get_decision_text_citations',
@@ -28,7 +29,9 @@ export default defineOperation({
   price: () => 1,
   handler: (args, { services }) => {
     const corpus = requireCorpus(services.corpus);
-    const decision = findDecision(corpus, args.id, args);
-    return { id: decision.id, text_length: decision.text_length, ...decisionTextCitations(corpus, decision), ...FORTGELTUNG };
+    return inTransaction(corpus, () => {
+      const decision = findDecision(corpus, args.id, args);
+      return { id: decision.id, text_length: decision.text_length, ...decisionTextCitations(corpus, decision), ...FORTGELTUNG };
+    });
   },
 });

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
-import { findDecision, namedByUuid, requireCorpus } from '../corpus/find-decision.ts';
+import { findDecision, findDecisionHead, requireCorpus } from '../corpus/find-decision.ts';
 import { canonicalReadRequest, readDecision } from '../corpus/read-decision.ts';
+import { inTransaction } from '../db/statements.ts';
 import { decisionAnswer } from './answers.ts';
 import { defineOperation } from './operation.ts';
 import { courtFilter, decisionRef, int, isoDate } from './schemas.ts';
@@ -38,9 +39,11 @@ export default defineOperation({
       (input) => input.rn_from === undefined || input.rn_to === undefined || input.rn_to >= input.rn_from,
       'must be >= rn_from'), ['rn_to']),
   ),
+  // The decision as named, found once (namedByUuid's lookup, with what the canonical request needs besides).
   normalize: (args, { services }) => {
-    const named = namedByUuid(services.corpus, args);
-    return canonicalReadRequest(requireCorpus(services.corpus), named.id, named);
+    const corpus = requireCorpus(services.corpus);
+    const decision = findDecisionHead(corpus, args.id, args);
+    return canonicalReadRequest(corpus, decision, { ...args, id: decision.id, court: undefined, date: undefined });
   },
   pricing: '1 credit; the same call again in the same month costs nothing',
   price: () => 1,
@@ -52,6 +55,7 @@ export default defineOperation({
       (!isNarrowed(args) || 2 * result.returned_range.chars >= result.text_length ? 1 : 0) },
   handler: (args, { services }) => {
     const corpus = requireCorpus(services.corpus);
-    return readDecision(corpus, findDecision(corpus, args.id, args), args);
+    // The decision and its parts read from one state of the file (a sync may commit between two statements).
+    return inTransaction(corpus, () => readDecision(corpus, findDecision(corpus, args.id, args), args));
   },
 });

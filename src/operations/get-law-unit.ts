@@ -4,6 +4,7 @@ import { readLawUnit } from '../corpus/read-law-unit.ts';
 import { defineOperation } from './operation.ts';
 import { lawUnitAnswer } from './answers.ts';
 import { text } from './schemas.ts';
+import { inTransaction } from '../db/statements.ts';
 
 export default defineOperation({
   name: 'get_law_unit',
@@ -23,5 +24,8 @@ export default defineOperation({
   answer: lawUnitAnswer,
   pricing: 'free',
   price: () => 0,
-  handler: (args, { services }) => readLawUnit(requireCorpus(services.corpus), args.law, args.unit),
+  handler: (args, { services }) => {
+    const corpus = requireCorpus(services.corpus);
+    return inTransaction(corpus, () => readLawUnit(corpus, args.law, args.unit));
+  },
 });

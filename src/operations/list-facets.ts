@@ -4,6 +4,7 @@ import { listFacet } from '../corpus/facets.ts';
 import { facetsAnswer } from './answers.ts';
 import { defineOperation } from './operation.ts';
 import { text } from './schemas.ts';
+import { inTransaction } from '../db/statements.ts';
 
 export const FACET_FIELDS = ['court_name', 'cited_norms', 'document_type', 'branch', 'law_abbreviation', 'decision_year'] as const;
 
@@ -29,5 +30,8 @@ export default defineOperation({
   ),
   pricing: 'free',
   price: () => 0,
-  handler: (args, { services }) => listFacet(requireCorpus(services.corpus), args),
+  handler: (args, { services }) => {
+    const corpus = requireCorpus(services.corpus);
+    return inTransaction(corpus, () => listFacet(corpus, args));
+  },
 });

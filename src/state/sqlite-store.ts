@@ -4,6 +4,7 @@ import { inWriteTransaction, openState, type StateDb } from '../accounts/state-d
 import { alreadyPaid, balanceOf, chargeInTransaction } from '../accounts/ledger.ts';
 import { addVolume, assertVolumeLeft, usedToday } from '../accounts/limits.ts';
 import { authenticate } from '../accounts/tokens.ts';
+import { inTransaction } from '../db/statements.ts';
 import { consumeUpload, readRun, readyUpload, saveRun } from '../checks/runs.ts';
 import {
   expireDue, findUpload, insertWithinQuota, recordExtraction, waitingPaths, waitingUpload, waitingUploads,
@@ -35,11 +36,14 @@ export class SqliteStore implements StateStore {
 
   get filePath(): string { return this.db.name; }
 
-  async authenticate(authorization: string | null | undefined, now: Date) { return authenticate(this.db, authorization, now); }
+  // Several reads each (token, organization and user; the month's and the bonus pool's sums): one read transaction.
+  async authenticate(authorization: string | null | undefined, now: Date) {
+    return inTransaction(this.db, () => authenticate(this.db, authorization, now));
+  }
   async alreadyPaid(organizationId: string, operation: string, resultKey: string, now: Date) {
     return alreadyPaid(this.db, organizationId, operation, resultKey, now);
   }
-  async balanceOf(...args: Parameters<StateStore['balanceOf']>) { return balanceOf(this.db, ...args); }
+  async balanceOf(...args: Parameters<StateStore['balanceOf']>) { return inTransaction(this.db, () => balanceOf(this.db, ...args)); }
   async volumeUsed(...args: Parameters<StateStore['volumeUsed']>) { return usedToday(this.db, ...args); }
 
   async commitCall(call: CallRecord, now: Date) {
