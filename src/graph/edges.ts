@@ -10,6 +10,7 @@ import { courtMatches } from '../corpus/find-decision.ts';
 import type { ParsedNorm } from '../corpus/norms.ts';
 import { codePointIndexer } from '../text/code-points.ts';
 import { resolveCaseTarget, resolvePendingEdges, statuteHeld } from './resolve.ts';
+import { timed } from '../ingest/import-profile.ts';
 
 /** A decision as the edge finder needs it; offsets of `randnummern` are code points into `fullText`, ascending. */
 export interface CitingDecision {
@@ -98,6 +99,12 @@ export function findEdgeCandidates(decision: CitingDecision): EdgeCandidate[] {
  * those naming a decision not yet imported, or a provision whose text is not held yet, wait for resolvePendingEdges.
  */
 export function writeEdges(corpus: Database.Database, decisionId: string, candidates: readonly EdgeCandidate[]): void {
+  const rows = timed('decision: edge targets', () => edgeRows(corpus, decisionId, candidates));
+  timed('decision: edge rows', () => insertEdgeRows(corpus, decisionId, rows.values()));
+}
+
+/** A decision's edges, their targets looked up, one per target and Randnummer. */
+function edgeRows(corpus: Database.Database, decisionId: string, candidates: readonly EdgeCandidate[]): Map<string, EdgeRow> {
   const rows = new Map<string, EdgeRow>();
   for (const candidate of candidates) {
     const to = candidate.reference_type === 'case' ? resolveCaseTarget(corpus, {
@@ -114,11 +121,15 @@ export function writeEdges(corpus: Database.Database, decisionId: string, candid
       rows.set(key, { ...candidate, to_decision_id: to, resolution_status: resolved ? 'resolved' : 'unresolved' });
     }
   }
+  return rows;
+}
+
+function insertEdgeRows(corpus: Database.Database, decisionId: string, rows: Iterable<EdgeRow>): void {
   const insert = sql(corpus, `
     INSERT INTO citation_links (from_row, rn, reference_canonical, reference_type, reference_role, target_ecli,
       target_court, target_date, target_az_key, target_law, target_unit, to_row, resolution_status)
     VALUES ((SELECT row FROM decision_rows WHERE id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT row FROM decision_rows WHERE id = ?), ?)`);
-  for (const r of rows.values()) {
+  for (const r of rows) {
     insert.run(decisionId, r.rn, r.reference_canonical, r.reference_type, r.reference_role, r.target_ecli, r.target_court,
       r.target_date, r.target_az_key, r.target_law, r.target_unit, r.to_decision_id, r.resolution_status);
   }

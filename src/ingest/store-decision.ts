@@ -6,6 +6,7 @@ import { upsertCourt } from '../corpus/seed.ts';
 import type { WriteOutcome } from '../corpus/law-store.ts';
 import { sql } from '../db/statements.ts';
 import { writeEdges } from '../graph/edges.ts';
+import { timed } from './import-profile.ts';
 import type { PreparedDecision } from './prepare-decision.ts';
 
 export interface WriteDecisionResult {
@@ -41,18 +42,32 @@ function findExisting(db: CorpusDb, row: PreparedDecision['row'], azKeys: string
  * throws when the decision collides with another document's identifiers.
  */
 export function writeDecision(db: CorpusDb, prepared: PreparedDecision, importedAt: string): WriteDecisionResult {
-  const { row, court, fileNumbers, azKeys, text, norms } = prepared;
-  const existing = findExisting(db, row, azKeys);
+  const { row, azKeys } = prepared;
+  const existing = timed('decision: find held', () => findExisting(db, row, azKeys));
   if (existing && existing.content_hash === row.content_hash) return { outcome: 'skipped', id: existing.id };
   const id = existing?.id ?? decisionId({
     doknr: row.doknr, ecli: row.ecli, court: row.court, date: row.date, aktenzeichen: row.aktenzeichen,
   });
+  timed('decision: find held', () => refuseHeldIdentifiers(db, row, id));
+  const decisionRow = timed('decision: row', () => writeRow(db, prepared, id, importedAt));
+  if (existing) timed('decision: parts', () => deleteParts(db, decisionRow));
+  timed('decision: parts', () => writeParts(db, prepared, decisionRow));
+  writeEdges(db, id, prepared.edges);
+  return { outcome: existing ? 'updated' : 'imported', id };
+}
+
+/** Throws when the decision's doknr or ECLI is held by another decision. */
+function refuseHeldIdentifiers(db: CorpusDb, row: PreparedDecision['row'], id: string): void {
   for (const [column, value] of [['doknr', row.doknr], ['ecli', row.ecli]] as const) {
     if (!value) continue;
     const holder = sql(db, `SELECT id FROM decisions WHERE ${column} = ?`).get(value) as { id: string } | undefined;
     if (holder && holder.id !== id) throw new Error(`${column} ${value} is already held by decision ${holder.id}`);
   }
+}
 
+/** Writes the decision's row (and its court); returns its integer row. */
+function writeRow(db: CorpusDb, prepared: PreparedDecision, id: string, importedAt: string): number {
+  const { row, court } = prepared;
   upsertCourt(db, court);
   sql(db, `
     INSERT INTO decisions (id, doknr, ecli, court, court_raw, chamber, date, aktenzeichen, document_type, document_kind,
@@ -72,15 +87,21 @@ export function writeDecision(db: CorpusDb, prepared: PreparedDecision, imported
   `).run({ ...row, id, imported_at: importedAt });
 
   // The decision's parts are written on its integer row (schema 4), which the insert above gave it.
-  const { row: decisionRow } = sql<[string], { row: number }>(db, 'SELECT row FROM decision_rows WHERE id = ?').get(id)!;
-  if (existing) {
-    for (const table of ['row_file_numbers', 'row_sections', 'row_randnummern', 'row_chunks', 'row_norms']) {
-      sql(db, `DELETE FROM ${table} WHERE decision_row = ?`).run(decisionRow);
-    }
-    // Edges found in the old text point at old Randnummern: written anew below.
-    sql(db, 'DELETE FROM citation_links WHERE from_row = ?').run(decisionRow);
-  }
+  return sql<[string], { row: number }>(db, 'SELECT row FROM decision_rows WHERE id = ?').get(id)!.row;
+}
 
+/** Deletes the parts and edges of a decision written before (it is written anew). */
+function deleteParts(db: CorpusDb, decisionRow: number): void {
+  for (const table of ['row_file_numbers', 'row_sections', 'row_randnummern', 'row_chunks', 'row_norms']) {
+    sql(db, `DELETE FROM ${table} WHERE decision_row = ?`).run(decisionRow);
+  }
+  // Edges found in the old text point at old Randnummern: written anew.
+  sql(db, 'DELETE FROM citation_links WHERE from_row = ?').run(decisionRow);
+}
+
+/** Writes a decision's file numbers, sections, Randnummern, chunks and norms on its row. */
+function writeParts(db: CorpusDb, prepared: PreparedDecision, decisionRow: number): void {
+  const { fileNumbers, azKeys, text, norms } = prepared;
   const insFile = sql(db, 'INSERT INTO row_file_numbers (decision_row, position, aktenzeichen, az_key) VALUES (?, ?, ?, ?)');
   fileNumbers.forEach((f, i) => insFile.run(decisionRow, i, f, azKeys[i]));
   const insSection = sql(db, 'INSERT INTO row_sections (decision_row, position, name, start_offset, end_offset) VALUES (?, ?, ?, ?, ?)');
@@ -92,7 +113,4 @@ export function writeDecision(db: CorpusDb, prepared: PreparedDecision, imported
   for (const c of text.chunks) insChunk.run(decisionRow, c.position, c.section, c.rn_from, c.rn_to, c.start, c.end);
   const insNorm = sql(db, 'INSERT INTO row_norms (decision_row, position, norm, law, unit) VALUES (?, ?, ?, ?, ?)');
   norms.forEach((n, i) => insNorm.run(decisionRow, i, n.norm, n.law, n.unit));
-  writeEdges(db, id, prepared.edges);
-
-  return { outcome: existing ? 'updated' : 'imported', id };
 }
