@@ -16,6 +16,19 @@ export interface WriteDecisionResult {
 
 interface Existing { id: string; doknr: string | null; ecli: string | null; content_hash: string }
 
+/**
+ * The decision (lowest row first) of a court and day whose first Aktenzeichen has the key (az_key, court, date). From
+ * the Aktenzeichen's index, court and day tested on the covering decision index, so only a match reads its row: by
+ * court and day first, the planner read every decision row of that court and day (text inline), which grew with the
+ * corpus (0.7 ms a decision at 100k, 3.6 times the figure at 10k; bench/README.md, "Session 18").
+ */
+export const HELD_BY_AZ_SQL = `
+  SELECT d.id, d.doknr, d.ecli, d.content_hash
+  FROM row_file_numbers f JOIN decision_rows r ON r.row = f.decision_row
+  JOIN decisions d INDEXED BY search_decision_filters ON d.id = r.id
+  WHERE f.az_key = ? AND f.position = 0 AND d.court = ? AND d.date = ?
+  ORDER BY d.rowid LIMIT 1`;
+
 function findExisting(db: CorpusDb, row: PreparedDecision['row'], azKeys: string[]): Existing | undefined {
   const cols = 'id, doknr, ecli, content_hash';
   if (row.doknr) {
@@ -27,10 +40,7 @@ function findExisting(db: CorpusDb, row: PreparedDecision['row'], azKeys: string
     if (held && (!row.doknr || !held.doknr)) return held;
   }
   if (azKeys.length > 0 && row.date) {
-    const held = sql(db, `
-      SELECT d.id, d.doknr, d.ecli, d.content_hash FROM decisions d
-      JOIN decision_file_numbers f ON f.decision_id = d.id AND f.position = 0
-      WHERE d.court = ? AND d.date = ? AND f.az_key = ?`).get(row.court, row.date, azKeys[0]) as Existing | undefined;
+    const held = sql(db, HELD_BY_AZ_SQL).get(azKeys[0], row.court, row.date) as Existing | undefined;
     // Another document of the same court, day and Aktenzeichen only when no identifier tells them apart.
     if (held && (!held.doknr || !row.doknr) && (!held.ecli || !row.ecli || held.ecli === row.ecli)) return held;
   }
