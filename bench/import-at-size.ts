@@ -130,12 +130,12 @@ for (let at = 0; at < batches.length; at += group) {
 const steps = [...new Set(arms.flatMap((a) => [...a.profile.totals.keys()]))]
   .sort((x, y) => (arms[0].profile.totals.get(y)?.ms ?? 0) - (arms[0].profile.totals.get(x)?.ms ?? 0));
 const ms = (a: Arm, step: string) => a.profile.totals.get(step)?.ms ?? 0;
-printTable([['step', ...arms.map((a) => `${a.name} s`), 'large / small', 'large ms per decision'],
+printTable([['step', ...arms.map((a) => `${a.name} s`), `${arms[0].name} / ${arms[1].name}`, `${arms[0].name} ms per decision`],
   ...steps.map((step) => [step, ...arms.map((a) => (ms(a, step) / 1000).toFixed(2)),
     ms(arms[1], step) > 0 ? (ms(arms[0], step) / ms(arms[1], step)).toFixed(2) : '-', (ms(arms[0], step) / arms[0].imported).toFixed(3)]),
   ['(wall)', ...arms.map((a) => (a.wallMs / 1000).toFixed(2)), (arms[0].wallMs / arms[1].wallMs).toFixed(2), (arms[0].wallMs / arms[0].imported).toFixed(3)],
 ]);
-console.log('per batch of the large arm (ms): documents, whole, commit, then the steps');
+console.log(`per batch of the ${arms[0].name} arm (ms): documents, whole, commit, then the steps`);
 for (const b of arms[0].profile.batches) {
   console.log(`  ${b.documents} ${b.ms.toFixed(0)} commit ${(b.steps['batch: commit'] ?? 0).toFixed(0)} `
     + Object.entries(b.steps).filter(([s]) => s.startsWith('decision: ')).map(([s, v]) => `${s.slice(10)} ${v.toFixed(0)}`).join(', '));
