@@ -26,9 +26,9 @@ export const COMMANDS: Record<string, CommandSpec> = {
     flags: [...LOCATIONS, 'host', 'port', 'metrics'],
   },
   import: {
-    usage: 'import --db CORPUS PATH...',
-    summary: 'Imports laws and decisions (XML files, folders, ZIP archives) into a corpus, made if missing.',
-    flags: RESULT,
+    usage: 'import --db CORPUS [--profile] PATH...',
+    summary: 'Imports laws and decisions (XML files, folders, ZIP archives) into a corpus, made if missing; --profile prints where its time went.',
+    flags: [...RESULT, 'profile'],
     words: { name: 'PATH', min: 1, max: Infinity },
   },
   sync: {

@@ -13,7 +13,7 @@ export class UsageError extends Error {
 }
 
 /** Flags that take no value. */
-const SWITCHES = new Set(['json', 'require-2fa', 'help', 'version', 'dry-run']);
+const SWITCHES = new Set(['json', 'require-2fa', 'help', 'version', 'dry-run', 'profile']);
 
 /** The short forms every command-line tool knows. */
 const SHORT: Record<string, string> = { '-h': 'help', '-v': 'version' };

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { openCorpus } from '../corpus/open.ts';
 import { importPaths, type ImportProgress, type ImportSummary } from '../ingest/import-paths.ts';
+import { ImportProfile } from '../ingest/import-profile.ts';
 import { plainFileError, requireDatabaseOrNothing } from './files.ts';
 
 /** Seconds between progress lines in a log (stderr not a terminal); JURALITE_PROGRESS_SECONDS changes it. */
@@ -44,11 +45,21 @@ function progressReporter(env: NodeJS.ProcessEnv = process.env): { onProgress: (
   };
 }
 
+/** Where the import's time went, step by step, longest first (stderr, after the import). */
+function printProfile(profile: ImportProfile, wallMs: number): void {
+  const rows = [['step', 's', 'calls', 'of the import'], ...profile.rows(wallMs)];
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  process.stderr.write(`juralite import: where ${(wallMs / 1000).toFixed(1)} s went (steps may overlap the workers' parsing)\n`);
+  for (const row of rows) process.stderr.write(`  ${row.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd()}\n`);
+}
+
 /**
- * `juralite import --db CORPUS PATH...`: imports files, folders and archives; prints the summary. Exit 0 unless
- * nothing could be imported. A mistyped PATH or CORPUS is refused before the corpus is made or opened.
+ * `juralite import --db CORPUS [--profile] PATH...`: imports files, folders and archives; prints the summary (and with
+ * --profile where the time went). Exit 0 unless nothing could be imported. A mistyped PATH or CORPUS is refused before
+ * the corpus is made or opened.
  */
-export async function importCommand(corpusPath: string, paths: string[]): Promise<{ summary: ImportSummary; code: number }> {
+export async function importCommand(corpusPath: string, paths: string[], options: { profile?: boolean } = {}):
+Promise<{ summary: ImportSummary; code: number }> {
   const missing = paths.filter((path) => !existsSync(path));
   if (missing.length > 0) throw new Error(`nothing imported: no such file or directory: ${missing.join(', ')}`);
   requireDatabaseOrNothing(corpusPath, 'a juralite corpus');
@@ -60,8 +71,11 @@ export async function importCommand(corpusPath: string, paths: string[]): Promis
   const db = openCorpus(corpusPath);
   try {
     const progress = progressReporter();
-    const summary = await importPaths(db, paths, { onProgress: progress.onProgress });
+    const profile = options.profile ? new ImportProfile() : undefined;
+    const started = performance.now();
+    const summary = await importPaths(db, paths, { onProgress: progress.onProgress, profile });
     progress.end();
+    if (profile) printProfile(profile, performance.now() - started);
     const nothing = summary.imported + summary.updated + summary.skipped === 0;
     return { summary, code: nothing ? 1 : 0 };
   } finally {

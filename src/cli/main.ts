@@ -60,7 +60,7 @@ async function runCommand({ name, words }: CommandLine, flags: Flags, env: NodeJ
     case 'import': {
       const { describeSummary, importCommand } = await import('./import.ts');
       const started = performance.now();
-      const { summary, code } = await importCommand(paths.corpusPath, words);
+      const { summary, code } = await importCommand(paths.corpusPath, words, { profile: flags.profile === true });
       console.log(flags.json ? JSON.stringify(summary) : describeSummary(summary, (performance.now() - started) / 1000));
       return code;
     }

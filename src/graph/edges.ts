@@ -9,7 +9,8 @@ import { azKey } from '../corpus/ids.ts';
 import { courtMatches } from '../corpus/find-decision.ts';
 import type { ParsedNorm } from '../corpus/norms.ts';
 import { codePointIndexer } from '../text/code-points.ts';
-import { resolveCaseTarget, resolvePendingEdges, statuteHeld } from './resolve.ts';
+import { caseTarget, resolvePendingEdges, statuteHeld } from './resolve.ts';
+import { timed } from '../ingest/import-profile.ts';
 
 /** A decision as the edge finder needs it; offsets of `randnummern` are code points into `fullText`, ascending. */
 export interface CitingDecision {
@@ -36,7 +37,7 @@ export interface EdgeCandidate {
 }
 
 interface EdgeRow extends EdgeCandidate {
-  to_decision_id: string | null;
+  to_row: number | null;
   resolution_status: 'resolved' | 'unresolved';
 }
 
@@ -98,30 +99,46 @@ export function findEdgeCandidates(decision: CitingDecision): EdgeCandidate[] {
  * those naming a decision not yet imported, or a provision whose text is not held yet, wait for resolvePendingEdges.
  */
 export function writeEdges(corpus: Database.Database, decisionId: string, candidates: readonly EdgeCandidate[]): void {
+  const rows = timed('decision: edge targets', () => edgeRows(corpus, decisionId, candidates));
+  timed('decision: edge rows', () => insertEdgeRows(corpus, decisionId, rows.values()));
+}
+
+/**
+ * The edges' rows, written on integer decision rows: the citing decision's row looked up once, the cited one's found
+ * with its id (a UUID lookup per edge cost about a tenth of the edges' writing; bench/README.md, "Session 18").
+ */
+function insertEdgeRows(corpus: Database.Database, decisionId: string, rows: Iterable<EdgeRow>): void {
+  const fromRow = sql<[string], { row: number }>(corpus, 'SELECT row FROM decision_rows WHERE id = ?').get(decisionId)?.row;
+  if (fromRow === undefined) throw new Error(`decision ${decisionId} has no row: its edges cannot be written`);
+  const insert = sql(corpus, `
+    INSERT INTO citation_links (from_row, rn, reference_canonical, reference_type, reference_role, target_ecli,
+      target_court, target_date, target_az_key, target_law, target_unit, to_row, resolution_status)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  for (const r of rows) {
+    insert.run(fromRow, r.rn, r.reference_canonical, r.reference_type, r.reference_role, r.target_ecli, r.target_court,
+      r.target_date, r.target_az_key, r.target_law, r.target_unit, r.to_row, r.resolution_status);
+  }
+}
+
+/** A decision's edges, their targets looked up, one per target and Randnummer. */
+function edgeRows(corpus: Database.Database, decisionId: string, candidates: readonly EdgeCandidate[]): Map<string, EdgeRow> {
   const rows = new Map<string, EdgeRow>();
   for (const candidate of candidates) {
-    const to = candidate.reference_type === 'case' ? resolveCaseTarget(corpus, {
+    const to = candidate.reference_type === 'case' ? caseTarget(corpus, {
       ecli: candidate.target_ecli, court: candidate.target_court, date: candidate.target_date, azKey: candidate.target_az_key,
     }) : null;
-    if (to === decisionId) continue;
+    if (to?.id === decisionId) continue;
     // Joined proceedings cited together ('VIII ZR 10/19, VIII ZR 11/19') name one decision: one edge.
-    const target = to ?? `${candidate.reference_type}\u0000${candidate.reference_canonical}`;
+    const target = to?.id ?? `${candidate.reference_type}\u0000${candidate.reference_canonical}`;
     const key = `${target}\u0000${candidate.rn ?? ''}`;
     const held = rows.get(key);
     if (held) held.reference_role ??= candidate.reference_role;
     else {
       const resolved = candidate.reference_type === 'case' ? to !== null : statuteHeld(corpus, candidate.target_law, candidate.target_unit);
-      rows.set(key, { ...candidate, to_decision_id: to, resolution_status: resolved ? 'resolved' : 'unresolved' });
+      rows.set(key, { ...candidate, to_row: to?.row ?? null, resolution_status: resolved ? 'resolved' : 'unresolved' });
     }
   }
-  const insert = sql(corpus, `
-    INSERT INTO citation_links (from_row, rn, reference_canonical, reference_type, reference_role, target_ecli,
-      target_court, target_date, target_az_key, target_law, target_unit, to_row, resolution_status)
-    VALUES ((SELECT row FROM decision_rows WHERE id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT row FROM decision_rows WHERE id = ?), ?)`);
-  for (const r of rows.values()) {
-    insert.run(decisionId, r.rn, r.reference_canonical, r.reference_type, r.reference_role, r.target_ecli, r.target_court,
-      r.target_date, r.target_az_key, r.target_law, r.target_unit, r.to_decision_id, r.resolution_status);
-  }
+  return rows;
 }
 
 /**

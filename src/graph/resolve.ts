@@ -16,7 +16,10 @@ export interface CaseTarget {
 
 // Popular decisions and provisions are cited thousands of times: during an import each distinct target is looked up
 // once. The caches live until the import's final pass (forgetResolutions), which re-resolves whatever was null.
-interface ImportCache { cases: Map<string, string | null>; statutes: Map<string, boolean> }
+interface ImportCache { cases: Map<string, CaseTargetHit | null>; statutes: Map<string, boolean> }
+
+/** The decision a case citation names: its id and its integer row (decision_rows). */
+export interface CaseTargetHit { id: string; row: number }
 const importCaches = new WeakMap<Database.Database, ImportCache>();
 
 function importCache(corpus: Database.Database): ImportCache {
@@ -25,13 +28,18 @@ function importCache(corpus: Database.Database): ImportCache {
   return cache;
 }
 
-/** The id of the one decision the citation names, or null; cached per connection until forgetResolutions. */
-export function resolveCaseTarget(corpus: Database.Database, target: CaseTarget): string | null {
+/** The one decision the citation names (id and row), or null; cached per connection until forgetResolutions. */
+export function caseTarget(corpus: Database.Database, target: CaseTarget): CaseTargetHit | null {
   const { cases } = importCache(corpus);
   const key = `${target.ecli}\u0000${target.court}\u0000${target.date}\u0000${target.azKey}`;
-  let id = cases.get(key);
-  if (id === undefined) cases.set(key, (id = lookUp(corpus, target)));
-  return id;
+  let hit = cases.get(key);
+  if (hit === undefined) cases.set(key, (hit = lookUp(corpus, target)));
+  return hit;
+}
+
+/** The id of the one decision the citation names, or null (caseTarget's id). */
+export function resolveCaseTarget(corpus: Database.Database, target: CaseTarget): string | null {
+  return caseTarget(corpus, target)?.id ?? null;
 }
 
 /**
@@ -57,23 +65,37 @@ export function forgetResolutions(corpus: Database.Database): void {
   importCaches.delete(corpus);
 }
 
-function lookUp(corpus: Database.Database, target: CaseTarget): string | null {
+function lookUp(corpus: Database.Database, target: CaseTarget): CaseTargetHit | null {
   if (target.ecli) {
-    const row = sql<[string], { id: string }>(corpus, 'SELECT id FROM decisions WHERE ecli = ?').get(target.ecli);
-    if (row) return row.id;
+    const hit = sql<[string], CaseTargetHit>(corpus,
+      'SELECT d.id, r.row FROM decisions d JOIN decision_rows r ON r.id = d.id WHERE d.ecli = ?').get(target.ecli);
+    if (hit) return hit;
   }
   // An Aktenzeichen alone is no identifier: different courts reuse the same numbers.
   if (!target.azKey || (!target.court && !target.date)) return null;
   // Court and date from the covering index: the planner would read them from the decision row itself (full text
   // inline), a random page per cited decision, a third of a 100k corpus import's lookup time.
-  const fitting = sql<[string], { id: string; court: string; date: string | null }>(corpus,
-    `SELECT DISTINCT d.id, d.court, d.date
-     FROM decision_file_numbers f JOIN decisions d INDEXED BY search_decision_filters ON d.id = f.decision_id
-     WHERE f.az_key = ?`,
+  const fitting = sql<[string], CaseTargetHit & { court: string; date: string | null }>(corpus,
+    `SELECT DISTINCT r.id, r.row, d.court, d.date
+     FROM row_file_numbers x JOIN decision_rows r ON r.row = x.decision_row
+     JOIN decisions d INDEXED BY search_decision_filters ON d.id = r.id
+     WHERE x.az_key = ?`,
   ).all(target.azKey).filter((row) =>
     (!target.court || courtMatches(row.court, target.court)) && (!target.date || row.date === target.date));
-  return fitting.length === 1 ? fitting[0].id : null;
+  return fitting.length === 1 ? { id: fitting[0].id, row: fitting[0].row } : null;
 }
+
+/**
+ * The unresolved case edges whose ECLI or Aktenzeichen some decision now holds. On the partial index of the
+ * unresolved edges: through the view, the planner scanned every case edge (search_case_edges) and read each one's row
+ * for its status, 5 s at 120k decisions for the 8 edges it found (bench/README.md, "Session 18").
+ */
+export const PENDING_EDGES_SQL = `
+  SELECT l.id, f.id AS from_decision_id, l.target_ecli, l.target_court, l.target_date, l.target_az_key
+  FROM citation_links l INDEXED BY citation_links_unresolved JOIN decision_rows f ON f.row = l.from_row
+  WHERE l.reference_type = 'case' AND l.resolution_status = 'unresolved'
+    AND (EXISTS (SELECT 1 FROM decision_file_numbers x WHERE x.az_key = l.target_az_key)
+         OR EXISTS (SELECT 1 FROM decisions d WHERE d.ecli = l.target_ecli))`;
 
 interface PendingEdge {
   id: number;
@@ -93,13 +115,7 @@ interface PendingEdge {
 export function resolvePendingEdges(corpus: Database.Database, { statutes = true } = {}): number {
   forgetResolutions(corpus);
   // Only edges whose ECLI or Aktenzeichen some decision now holds can resolve: the rest are not even looked at.
-  const pending = sql<[], PendingEdge>(corpus,
-    `SELECT e.id, e.from_decision_id, e.target_ecli, e.target_court, e.target_date, e.target_az_key
-     FROM citation_edges e
-     WHERE e.reference_type = 'case' AND e.resolution_status = 'unresolved'
-       AND (EXISTS (SELECT 1 FROM decision_file_numbers f WHERE f.az_key = e.target_az_key)
-            OR EXISTS (SELECT 1 FROM decisions d WHERE d.ecli = e.target_ecli))`,
-  ).all();
+  const pending = sql<[], PendingEdge>(corpus, PENDING_EDGES_SQL).all();
   const resolve = sql(corpus, `UPDATE citation_links SET to_row = (SELECT row FROM decision_rows WHERE id = ?), resolution_status = 'resolved' WHERE id = ?`);
   const drop = sql(corpus, 'DELETE FROM citation_links WHERE id = ?');
   let resolved = 0;

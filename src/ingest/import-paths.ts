@@ -21,6 +21,7 @@ import { tarEntries } from './tar.ts';
 import { sql } from '../db/statements.ts';
 import { forgetResolutions, resolvePendingEdges } from '../graph/resolve.ts';
 import { syncSearchIndex, syncSearchIndexThreaded } from '../search/index-sync.ts';
+import { activeProfile, profileSteps, timed, timedAsync, type ImportProfile } from './import-profile.ts';
 
 export interface ImportProgress {
   /** Documents handled so far (written, skipped or failed). */
@@ -38,6 +39,8 @@ export interface ImportOptions {
   workers?: number;
   /** Documents parsed in the main thread before the workers start (default 100: small imports need none). */
   inlineDocuments?: number;
+  /** Times the import's steps into this profile (`juralite import --profile`). */
+  profile?: ImportProfile;
 }
 
 export interface ImportSummary {
@@ -142,7 +145,7 @@ class Importer {
   private async takeParsed(): Promise<void> {
     const next = this.parsing.shift()!;
     this.workers.sendFor(next);
-    for (const item of await next) await this.apply(item);
+    for (const item of await timedAsync('parse (waited for)', next)) await this.apply(item);
   }
 
   private async apply(item: ParsedItem): Promise<void> {
@@ -190,7 +193,11 @@ class Importer {
     const batch = this.batch;
     this.batch = [];
     this.chars = 0;
-    for (const [name, r] of this.write(batch)) {
+    const profile = activeProfile();
+    profile?.beginBatch();
+    const written = this.write(batch);
+    profile?.endBatch(batch.length);
+    for (const [name, r] of written) {
       if (r instanceof Error) this.summary.failed.push({ path: name, reason: r.message });
       else this.summary[r]++;
       if (r === 'skipped') this.summary.unchanged++;
@@ -225,8 +232,9 @@ class Importer {
 
   async finish(): Promise<ImportSummary> {
     // Decisions imported now may answer citations that earlier decisions (or earlier batches) could not resolve.
-    this.summary.edges_resolved = this.db.transaction(() => resolvePendingEdges(this.db, { statutes: this.lawsWritten }))();
-    const count = (query: string) => (sql<[], { n: number }>(this.db, query).get()!).n;
+    this.summary.edges_resolved = timed('finish: pending edges', () =>
+      this.db.transaction(() => resolvePendingEdges(this.db, { statutes: this.lawsWritten }))());
+    const count = (query: string) => timed('finish: counts', () => (sql<[], { n: number }>(this.db, query).get()!).n);
     this.summary.decisions = count('SELECT count(*) AS n FROM decisions');
     this.summary.laws = count('SELECT count(*) AS n FROM laws WHERE text_available = 1');
     this.summary.law_units = count('SELECT count(*) AS n FROM law_units u JOIN laws l ON l.id = u.law_id WHERE l.text_available = 1');
@@ -390,6 +398,15 @@ async function handlePath(imp: Importer, path: string, explicit: boolean, read?:
  * // { imported: 44, updated: 0, skipped: 0, failed: [], decisions: 44, laws: 5, law_units: 812 }
  */
 export async function importPaths(db: CorpusDb, paths: string[], options: ImportOptions = {}): Promise<ImportSummary> {
+  const profiled = profileSteps(options.profile ?? null);
+  try {
+    return await importInto(db, paths, options);
+  } finally {
+    profileSteps(profiled);
+  }
+}
+
+async function importInto(db: CorpusDb, paths: string[], options: ImportOptions): Promise<ImportSummary> {
   const imp = new Importer(db, options);
   const cache = db.pragma('cache_size', { simple: true });
   const checkpoint = db.pragma('wal_autocheckpoint', { simple: true });

@@ -6,6 +6,7 @@ import { upsertCourt } from '../corpus/seed.ts';
 import type { WriteOutcome } from '../corpus/law-store.ts';
 import { sql } from '../db/statements.ts';
 import { writeEdges } from '../graph/edges.ts';
+import { timed } from './import-profile.ts';
 import type { PreparedDecision } from './prepare-decision.ts';
 
 export interface WriteDecisionResult {
@@ -14,6 +15,19 @@ export interface WriteDecisionResult {
 }
 
 interface Existing { id: string; doknr: string | null; ecli: string | null; content_hash: string }
+
+/**
+ * The decision (lowest row first) of a court and day whose first Aktenzeichen has the key (az_key, court, date). From
+ * the Aktenzeichen's index, court and day tested on the covering decision index, so only a match reads its row: by
+ * court and day first, the planner read every decision row of that court and day (text inline), which grew with the
+ * corpus (0.7 ms a decision at 100k, 3.6 times the figure at 10k; bench/README.md, "Session 18").
+ */
+export const HELD_BY_AZ_SQL = `
+  SELECT d.id, d.doknr, d.ecli, d.content_hash
+  FROM row_file_numbers f JOIN decision_rows r ON r.row = f.decision_row
+  JOIN decisions d INDEXED BY search_decision_filters ON d.id = r.id
+  WHERE f.az_key = ? AND f.position = 0 AND d.court = ? AND d.date = ?
+  ORDER BY d.rowid LIMIT 1`;
 
 function findExisting(db: CorpusDb, row: PreparedDecision['row'], azKeys: string[]): Existing | undefined {
   const cols = 'id, doknr, ecli, content_hash';
@@ -26,10 +40,7 @@ function findExisting(db: CorpusDb, row: PreparedDecision['row'], azKeys: string
     if (held && (!row.doknr || !held.doknr)) return held;
   }
   if (azKeys.length > 0 && row.date) {
-    const held = sql(db, `
-      SELECT d.id, d.doknr, d.ecli, d.content_hash FROM decisions d
-      JOIN decision_file_numbers f ON f.decision_id = d.id AND f.position = 0
-      WHERE d.court = ? AND d.date = ? AND f.az_key = ?`).get(row.court, row.date, azKeys[0]) as Existing | undefined;
+    const held = sql(db, HELD_BY_AZ_SQL).get(azKeys[0], row.court, row.date) as Existing | undefined;
     // Another document of the same court, day and Aktenzeichen only when no identifier tells them apart.
     if (held && (!held.doknr || !row.doknr) && (!held.ecli || !row.ecli || held.ecli === row.ecli)) return held;
   }
@@ -41,18 +52,32 @@ function findExisting(db: CorpusDb, row: PreparedDecision['row'], azKeys: string
  * throws when the decision collides with another document's identifiers.
  */
 export function writeDecision(db: CorpusDb, prepared: PreparedDecision, importedAt: string): WriteDecisionResult {
-  const { row, court, fileNumbers, azKeys, text, norms } = prepared;
-  const existing = findExisting(db, row, azKeys);
+  const { row, azKeys } = prepared;
+  const existing = timed('decision: find held', () => findExisting(db, row, azKeys));
   if (existing && existing.content_hash === row.content_hash) return { outcome: 'skipped', id: existing.id };
   const id = existing?.id ?? decisionId({
     doknr: row.doknr, ecli: row.ecli, court: row.court, date: row.date, aktenzeichen: row.aktenzeichen,
   });
+  timed('decision: find held', () => refuseHeldIdentifiers(db, row, id));
+  const decisionRow = timed('decision: row', () => writeRow(db, prepared, id, importedAt));
+  if (existing) timed('decision: parts', () => deleteParts(db, decisionRow));
+  timed('decision: parts', () => writeParts(db, prepared, decisionRow));
+  writeEdges(db, id, prepared.edges);
+  return { outcome: existing ? 'updated' : 'imported', id };
+}
+
+/** Throws when the decision's doknr or ECLI is held by another decision. */
+function refuseHeldIdentifiers(db: CorpusDb, row: PreparedDecision['row'], id: string): void {
   for (const [column, value] of [['doknr', row.doknr], ['ecli', row.ecli]] as const) {
     if (!value) continue;
     const holder = sql(db, `SELECT id FROM decisions WHERE ${column} = ?`).get(value) as { id: string } | undefined;
     if (holder && holder.id !== id) throw new Error(`${column} ${value} is already held by decision ${holder.id}`);
   }
+}
 
+/** Writes the decision's row (and its court); returns its integer row. */
+function writeRow(db: CorpusDb, prepared: PreparedDecision, id: string, importedAt: string): number {
+  const { row, court } = prepared;
   upsertCourt(db, court);
   sql(db, `
     INSERT INTO decisions (id, doknr, ecli, court, court_raw, chamber, date, aktenzeichen, document_type, document_kind,
@@ -72,15 +97,21 @@ export function writeDecision(db: CorpusDb, prepared: PreparedDecision, imported
   `).run({ ...row, id, imported_at: importedAt });
 
   // The decision's parts are written on its integer row (schema 4), which the insert above gave it.
-  const { row: decisionRow } = sql<[string], { row: number }>(db, 'SELECT row FROM decision_rows WHERE id = ?').get(id)!;
-  if (existing) {
-    for (const table of ['row_file_numbers', 'row_sections', 'row_randnummern', 'row_chunks', 'row_norms']) {
-      sql(db, `DELETE FROM ${table} WHERE decision_row = ?`).run(decisionRow);
-    }
-    // Edges found in the old text point at old Randnummern: written anew below.
-    sql(db, 'DELETE FROM citation_links WHERE from_row = ?').run(decisionRow);
-  }
+  return sql<[string], { row: number }>(db, 'SELECT row FROM decision_rows WHERE id = ?').get(id)!.row;
+}
 
+/** Deletes the parts and edges of a decision written before (it is written anew). */
+function deleteParts(db: CorpusDb, decisionRow: number): void {
+  for (const table of ['row_file_numbers', 'row_sections', 'row_randnummern', 'row_chunks', 'row_norms']) {
+    sql(db, `DELETE FROM ${table} WHERE decision_row = ?`).run(decisionRow);
+  }
+  // Edges found in the old text point at old Randnummern: written anew.
+  sql(db, 'DELETE FROM citation_links WHERE from_row = ?').run(decisionRow);
+}
+
+/** Writes a decision's file numbers, sections, Randnummern, chunks and norms on its row. */
+function writeParts(db: CorpusDb, prepared: PreparedDecision, decisionRow: number): void {
+  const { fileNumbers, azKeys, text, norms } = prepared;
   const insFile = sql(db, 'INSERT INTO row_file_numbers (decision_row, position, aktenzeichen, az_key) VALUES (?, ?, ?, ?)');
   fileNumbers.forEach((f, i) => insFile.run(decisionRow, i, f, azKeys[i]));
   const insSection = sql(db, 'INSERT INTO row_sections (decision_row, position, name, start_offset, end_offset) VALUES (?, ?, ?, ?, ?)');
@@ -92,7 +123,4 @@ export function writeDecision(db: CorpusDb, prepared: PreparedDecision, imported
   for (const c of text.chunks) insChunk.run(decisionRow, c.position, c.section, c.rn_from, c.rn_to, c.start, c.end);
   const insNorm = sql(db, 'INSERT INTO row_norms (decision_row, position, norm, law, unit) VALUES (?, ?, ?, ?, ?)');
   norms.forEach((n, i) => insNorm.run(decisionRow, i, n.norm, n.law, n.unit));
-  writeEdges(db, id, prepared.edges);
-
-  return { outcome: existing ? 'updated' : 'imported', id };
 }

@@ -15,6 +15,7 @@ import {
 import { fieldOf } from './corpus-model.ts';
 import { ensureImpactTables, keepImpactLists, noteChangedRow, sealImpactLists } from './impact-lists.ts';
 import { beginVectorSync, type VectorSync } from './vector-sync.ts';
+import { timed, timedAsync } from '../ingest/import-profile.ts';
 
 /** Worker threads that analyse chunks (the importer's, src/ingest/prepare-pool.ts). */
 export interface AnalysisThreads {
@@ -195,7 +196,7 @@ async function drainChunksThreaded(db: Database.Database, vectors: VectorSync, t
   let removed = false;
   for (;;) {
     while (out.length < threads.count * BATCHES_AHEAD_PER_THREAD) {
-      const next = batches.next();
+      const next = timed('search: read queued chunks', () => batches.next());
       if (next.done) break;
       const analysis = threads.analyze({ chunks: next.value.chunks, model });
       // Awaited in turn below; one still out when an earlier one failed must not end the process as unhandled.
@@ -205,7 +206,8 @@ async function drainChunksThreaded(db: Database.Database, vectors: VectorSync, t
     const first = out.shift();
     if (!first) break;
     removed ||= first.batch.removed;
-    done += writeChunkBatch(db, first.batch, await first.analysis, vectors);
+    const analysis = await timedAsync('search: analysis (waited for)', first.analysis);
+    done += timed('search: write rows and vectors', () => writeChunkBatch(db, first.batch, analysis, vectors));
   }
   if (removed) dropDocsWithoutChunks(db);
   return done;
@@ -266,15 +268,16 @@ export function syncSearchIndex(db: Database.Database, options: SyncOptions = {}
   const drained = db.transaction(() => {
     bufferFtsWrites(db);
     ensureImpactTables(db);
-    vectors = beginVectorSync(db, embeddingsOf(options), options.rebuild ?? false, options.byImport ?? false);
-    const counts = { chunks: drainChunks(db, vectors, options.batchChunks ?? BATCH), units: drainUnits(db) };
-    mergeSegmentsAfterLargeDrain(db, counts);
-    keepImpactLists(db);
+    vectors = timed('search: vector model', () => beginVectorSync(db, embeddingsOf(options), options.rebuild ?? false, options.byImport ?? false));
+    const counts = { chunks: timed('search: chunks', () => drainChunks(db, vectors!, options.batchChunks ?? BATCH)),
+      units: timed('search: law units', () => drainUnits(db)) };
+    timed('search: merge segments', () => mergeSegmentsAfterLargeDrain(db, counts));
+    timed('search: impact lists', () => keepImpactLists(db));
     vectors.endOfDrain();
     return counts;
   })();
-  sealImpactLists(db);
-  return { ...drained, vectors: vectors!.fillMissing() };
+  timed('search: seal impact lists', () => sealImpactLists(db));
+  return { ...drained, vectors: timed('search: vectors missing', () => vectors!.fillMissing()) };
 }
 
 /**
@@ -289,18 +292,19 @@ export async function syncSearchIndexThreaded(db: Database.Database, threads: An
   try {
     bufferFtsWrites(db);
     ensureImpactTables(db);
-    vectors = beginVectorSync(db, embeddingsOf(options), options.rebuild ?? false, options.byImport ?? false);
-    drained = { chunks: await drainChunksThreaded(db, vectors, threads, options.batchChunks ?? BATCH), units: drainUnits(db) };
-    mergeSegmentsAfterLargeDrain(db, drained);
-    keepImpactLists(db);
+    vectors = timed('search: vector model', () => beginVectorSync(db, embeddingsOf(options), options.rebuild ?? false, options.byImport ?? false));
+    drained = { chunks: await drainChunksThreaded(db, vectors, threads, options.batchChunks ?? BATCH),
+      units: timed('search: law units', () => drainUnits(db)) };
+    timed('search: merge segments', () => mergeSegmentsAfterLargeDrain(db, drained));
+    timed('search: impact lists', () => keepImpactLists(db));
     vectors.endOfDrain();
-    db.exec('COMMIT');
+    timed('search: commit', () => db.exec('COMMIT'));
   } catch (error) {
     if (db.inTransaction) db.exec('ROLLBACK');
     throw error;
   }
-  sealImpactLists(db);
-  return { ...drained, vectors: vectors.fillMissing() };
+  timed('search: seal impact lists', () => sealImpactLists(db));
+  return { ...drained, vectors: timed('search: vectors missing', () => vectors.fillMissing()) };
 }
 
 /**

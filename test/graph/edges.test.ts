@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { CORPUS_SCHEMA_VERSION, openCorpus, upgradeCorpus, type CorpusDb } from '../../src/corpus/open.ts';
 import { decisionId } from '../../src/corpus/ids.ts';
 import { importPaths } from '../../src/ingest/import-paths.ts';
+import { PENDING_EDGES_SQL } from '../../src/graph/resolve.ts';
 import { riiXml, tempCorpus, type RiiOptions } from '../ingest/helpers.ts';
 
 const B = { doknr: 'EDGE00000000B', datum: '20200115', aktenzeichen: 'VIII ZR 1/20' };
@@ -142,4 +143,11 @@ test('a corpus of schema version 1 (no edges) is refused read-only and upgraded 
   assert.equal(upgraded.pragma('user_version', { simple: true }), CORPUS_SCHEMA_VERSION);
   assert.deepEqual(caseEdges(upgraded, 'EDGE00000000A').map((e) => [e.rn, e.resolution_status]), [[2, 'resolved']]);
   assert.equal(edgesFrom(upgraded, 'EDGE00000000A').filter((e) => e.target_law === 'BGB').length, 3);
+});
+
+test('the pass over unresolved edges reads only them, on their partial index (not every case edge of the corpus)', async (t) => {
+  const { db } = tempCorpus(t);
+  const plan = (db.prepare(`EXPLAIN QUERY PLAN ${PENDING_EDGES_SQL}`).all() as { detail: string }[]).map((row) => row.detail).join('\n');
+  assert.match(plan, /citation_links_unresolved/u, plan);
+  assert.doesNotMatch(plan, /search_case_edges|SCAN l\b(?! USING)/u, plan);
 });

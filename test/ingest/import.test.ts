@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { importPaths, type ImportProgress } from '../../src/ingest/index.ts';
+import { HELD_BY_AZ_SQL } from '../../src/ingest/store-decision.ts';
 import { giiXml, makeTarGz, makeZip, riiXml, tempCorpus } from './helpers.ts';
 
 const decision = (n: number, extra: Parameters<typeof riiXml>[0] = {}) => riiXml({
@@ -150,4 +151,26 @@ test('the last import is recorded in meta', async (t) => {
   assert.match(meta.last_import_at, /^\d{4}-\d{2}-\d{2}T/u);
   assert.deepEqual(JSON.parse(meta.last_import_summary), { imported: 1, updated: 0, unchanged: 0, not_documents: 0, skipped: 0, decisions: 1, laws: 0, law_units: 0,
     citation_edges: 0, citation_edges_resolved: 0, edges_resolved: 0, failed: 0 });
+});
+
+test('a decision without doknr or ECLI is found by court, day and first Aktenzeichen, the lowest row first; its lookup reads no other decision row', async (t) => {
+  const { db, dir } = tempCorpus(t);
+  // Two documents of the same court, day and Aktenzeichen, told apart by their document numbers.
+  writeFileSync(join(dir, 'one.xml'), decision(1, { ecli: '', datum: '20200115', aktenzeichen: 'VIII ZR 77/20' }));
+  writeFileSync(join(dir, 'two.xml'), decision(2, { ecli: '', datum: '20200115', aktenzeichen: 'VIII ZR 77/20' }));
+  await importPaths(db, [join(dir, 'one.xml')]);
+  await importPaths(db, [join(dir, 'two.xml')]);
+  const ids = db.prepare('SELECT id FROM decisions ORDER BY rowid').pluck().all() as string[];
+  assert.equal(ids.length, 2);
+  // The same decision from Open Legal Data, without doknr or ECLI: the first of the two, updated.
+  const oldp = { court: { name: 'Bundesgerichtshof' }, file_number: 'VIII ZR 77/20', date: '2020-01-15', type: 'Urteil', ecli: '',
+    content: '<h2>Gründe</h2><p><rd nr="1"/>Aus anderer Quelle.</p>' };
+  writeFileSync(join(dir, 'case.json'), JSON.stringify(oldp));
+  const other = await importPaths(db, [join(dir, 'case.json')]);
+  assert.deepEqual([other.imported, other.updated, other.decisions], [0, 1, 2]);
+  assert.match(db.prepare('SELECT decision_text(text_zstd) FROM decisions WHERE id = ?').pluck().get(ids[0]) as string, /anderer Quelle/u);
+  const plan = (db.prepare(`EXPLAIN QUERY PLAN ${HELD_BY_AZ_SQL}`).all('x', 'BGH', '2020-01-15') as { detail: string }[])
+    .map((row) => row.detail).join('\n');
+  assert.match(plan, /^SEARCH f USING COVERING INDEX row_file_numbers_az_key/mu, plan);
+  assert.match(plan, /search_decision_filters \(id=\? AND court=\? AND date=\?\)/u, plan);
 });
