@@ -170,4 +170,9 @@ export const MIGRATIONS: readonly string[] = [
       END LOOP;
     END $$;
   `,
+  // 3. No index over all of an organization's ledger rows by month: balances read ledger_sums (its running sums), and
+  // the index cost every charge an index entry of its own (schema/state.sql drops it as well).
+  `
+  DROP INDEX IF EXISTS ledger_by_org_month;
+  `,
 ];

@@ -111,3 +111,35 @@ test('the running sums always equal the ledger, and a state file written before 
   t.after(() => state.close());
   assert.deepEqual([balanceOf(state, organization, plans, march), balanceOf(state, organization, plans, april)], expected);
 });
+
+test('a state file of version 1 loses the unread ledger index on open; a charge still writes its ledger row, paid result and sums together or not at all', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'juralite-ledger-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, 'state.db');
+  const now = at('2026-03-10T12:00:00Z');
+  let state = openState(path);
+  const { organization } = createOrganization(state, { name: 'Kanzlei', plan: 'starter' }, now);
+  // As a release before state version 2 left the file: the index over every ledger row by organization and month.
+  state.exec('CREATE INDEX ledger_by_org_month ON ledger(organization_id, month); PRAGMA user_version = 1');
+  state.close();
+  state = openState(path);
+  t.after(() => state.close());
+  const indexes = () => state.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'ledger'").pluck().all();
+  assert.deepEqual(indexes().sort(), ['ledger_bonus', 'ledger_one_allotment']);
+  assert.equal(state.pragma('user_version', { simple: true }), 2);
+  const counts = () => state.prepare(`SELECT (SELECT count(*) FROM ledger WHERE kind = 'charge') AS charges,
+    (SELECT count(*) FROM paid_results) AS paid`).get() as { charges: number; paid: number };
+  const charge = (key: string) => inWriteTransaction(state, () => chargeInTransaction(state, organization, plans, { operation: 'x', resultKey: key, cost: 2 }, now));
+  charge('a');
+  charge('a');
+  charge('b');
+  assert.deepEqual(counts(), { charges: 2, paid: 2 }, 'the repeat is free and writes nothing');
+  assert.deepEqual(balanceOf(state, organization, plans, now), { monthly: 496, bonus: 30, total: 526 });
+  // A call that fails after its charge, inside the same transaction, leaves neither ledger row nor paid result behind.
+  assert.throws(() => inWriteTransaction(state, () => {
+    chargeInTransaction(state, organization, plans, { operation: 'x', resultKey: 'd', cost: 2 }, now);
+    throw new Error('the call failed after its charge');
+  }), /failed after its charge/);
+  assert.deepEqual(counts(), { charges: 2, paid: 2 });
+  assert.deepEqual(balanceOf(state, organization, plans, now), { monthly: 496, bonus: 30, total: 526 });
+});

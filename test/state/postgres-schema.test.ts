@@ -52,7 +52,7 @@ test('three nodes opening an empty database at once migrate it once; opened agai
   }
 });
 
-test('a state of the first schema is migrated on open: its fixed rate windows become sliding minutes', { skip: POSTGRES_MISSING }, async () => {
+test('a state of the first schema is migrated on open: its fixed rate windows become sliding minutes, the unread ledger index goes', { skip: POSTGRES_MISSING }, async () => {
   const url = await postgres.newDatabase();
   const old = new pg.Client(url);
   await old.connect();
@@ -64,6 +64,8 @@ test('a state of the first schema is migrated on open: its fixed rate windows be
   try {
     const { rows } = await store.query<{ version: number }>('SELECT version FROM juralite_schema ORDER BY version');
     assert.deepEqual(rows.map((row) => row.version), MIGRATIONS.map((_, i) => i + 1));
+    const { rows: indexes } = await store.query<{ indexname: string }>("SELECT indexname FROM pg_indexes WHERE tablename = 'ledger' ORDER BY 1");
+    assert.deepEqual(indexes.map((row) => row.indexname), ['ledger_one_allotment', 'ledger_pkey'], 'as on SQLite: no index over every row by month');
     const rates = new PostgresRateLimits(store.query);
     const now = new Date();
     for (let call = 0; call < RATE_LIMITS.all; call++) await rates.take('t', ['all'], now);
