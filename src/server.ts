@@ -109,6 +109,8 @@ export async function listen(
   services: Services, host: string, port: number, operations?: readonly Operation[], observability?: Observability,
 ): Promise<{ server: Server; url: string }> {
   uploadsOf(services);
+  // A serving process checkpoints its SQLite state in a thread (src/state/wal-checkpoints.ts), not in calls' commits.
+  if (services.store instanceof SqliteStore) services.store.checkpointInThread();
   const app = toNodeHandler(createApp(services, operations, observability));
   // Node refuses an HTTP/1.1 request without Host (RFC 9112 §3.2) and an Expect it cannot meet itself, bare: here they
   // get the problem and the release header every other answer carries.

@@ -10,6 +10,10 @@ import {
   expireDue, findUpload, insertWithinQuota, recordExtraction, waitingPaths, waitingUpload, waitingUploads,
 } from '../uploads/store.ts';
 import type { CallRecord, StateStore, StateWrite } from './store.ts';
+import { startWalCheckpoints, type WalCheckpoints } from './wal-checkpoints.ts';
+
+/** Charged calls before a server's checkpoint thread starts (a short-lived server or test never needs one). */
+export const CHECKPOINT_THREAD_AFTER_COMMITS = 100;
 
 /** Applies one of a call's writes inside the charging transaction. */
 function applyWrite(db: StateDb, write: StateWrite, now: Date): void {
@@ -29,12 +33,23 @@ function applyWrite(db: StateDb, write: StateWrite, now: Date): void {
 export class SqliteStore implements StateStore {
   readonly kind = 'sqlite';
   readonly db: StateDb;
+  /** The checkpoint thread: not wanted (the CLI, tools), wanted (a server; started after some commits), or running. */
+  #checkpoints: 'off' | 'wanted' | WalCheckpoints | null = 'off';
+  #commits = 0;
 
   constructor(db: StateDb | string) {
     this.db = typeof db === 'string' ? openState(db) : db;
   }
 
   get filePath(): string { return this.db.name; }
+
+  /**
+   * Checkpoints the write-ahead log in a thread of its own from the CHECKPOINT_THREAD_AFTER_COMMITS-th charged call
+   * on, instead of inside every ~330th call's commit (src/state/wal-checkpoints.ts). `juralite serve` asks for it.
+   */
+  checkpointInThread(): void {
+    if (this.#checkpoints === 'off') this.#checkpoints = 'wanted';
+  }
 
   // Several reads each (token, organization and user; the month's and the bonus pool's sums): one read transaction.
   async authenticate(authorization: string | null | undefined, now: Date) {
@@ -48,6 +63,7 @@ export class SqliteStore implements StateStore {
 
   async commitCall(call: CallRecord, now: Date) {
     const { db } = this;
+    if (this.#checkpoints === 'wanted' && ++this.#commits >= CHECKPOINT_THREAD_AFTER_COMMITS) this.#checkpoints = startWalCheckpoints(db);
     return inWriteTransaction(db, () => {
       const outcome = chargeInTransaction(db, call.organization, call.terms, call.charge, now);
       if (!outcome.charged) return outcome;
@@ -70,5 +86,11 @@ export class SqliteStore implements StateStore {
   async waitingPaths() { return waitingPaths(this.db); }
   async recordExtraction(...args: Parameters<StateStore['recordExtraction']>) { return recordExtraction(this.db, ...args); }
   expireDue(now: Date, id?: string) { return expireDue(this.db, now, id); }
-  async close() { this.db.close(); }
+  async close() {
+    const checkpoints = this.#checkpoints;
+    this.#checkpoints = 'off';
+    // The server's connection first (synchronously, as before); the thread's connection, closed last, checkpoints.
+    this.db.close();
+    if (checkpoints && typeof checkpoints === 'object') await checkpoints.stop();
+  }
 }
