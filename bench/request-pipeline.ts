@@ -31,7 +31,7 @@ import { searchDecisions } from '../src/search/decision-search.ts';
 
 const { values } = parseArgs({ options: {
   db: { type: 'string' }, queries: { type: 'string', default: '120' }, gets: { type: 'string', default: '800' },
-  modes: { type: 'string', default: 'keyword,hybrid,get' }, before: { type: 'string' },
+  modes: { type: 'string', default: 'keyword,hybrid,get,commit' }, before: { type: 'string' }, commits: { type: 'string', default: '4000' },
 } });
 if (!values.db) {
   console.error('usage: node bench/request-pipeline.ts --db CORPUS [--queries N] [--gets N] [--modes keyword,hybrid,get] [--before DIR]');
@@ -174,7 +174,7 @@ const total = corpus.prepare('SELECT count(*) FROM decisions').pluck().get() as 
 console.log(`request pipeline: ${total} decisions, node ${process.version}, load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`
   + `${values.before ? `, this tree beside ${values.before}` : ''}`);
 
-for (const mode of modes.filter((item) => item !== 'get')) {
+for (const mode of modes.filter((item) => item === 'keyword' || item === 'hybrid')) {
   const list = mode === 'keyword' ? benchQueries(count).legal : benchQueries(count).mixed;
   const callers = { execute: tree.callerFor(), fetch: tree.callerFor(), http: tree.callerFor(), before: before?.callerFor() };
   const stages = new Map<string, number[]>();
@@ -249,6 +249,43 @@ if (modes.includes('get')) {
   printTable(rows);
   console.log('');
   printStages('GET: HTTP stages (this tree)', stages);
+}
+// The charging transaction alone (this tree's and --before's SqliteStore, each on a new state file, the commits
+// interleaved): what a charged call's commit costs, and how often one of them pays for a checkpoint.
+if (modes.includes('commit') && before) {
+  const commits = Number(values.commits);
+  const stores = await Promise.all([resolve('.'), resolve(values.before!)].map(async (root) => {
+    const load = (path: string) => import(pathToFileURL(join(root, path)).href);
+    const [{ SqliteStore }, organizations] = await Promise.all([load('src/state/sqlite-store.ts'), load('src/accounts/organizations.ts')]);
+    const dir = mkdtempSync(join(tmpdir(), 'juralite-commits-'));
+    const store = new SqliteStore(join(dir, 'state.db'));
+    // As a server runs it (this tree: the checkpoint thread; --before has no such switch).
+    store.checkpointInThread?.();
+    const { organization } = organizations.createOrganization(store.db, { name: 'bench', plan: 'enterprise' }, new Date());
+    return { store, organization, dir };
+  }));
+  const terms = tree.services.config.plans;
+  const samples: number[][] = [[], []];
+  for (let call = 0; call < commits; call++) {
+    for (const which of call % 2 === 0 ? [0, 1] : [1, 0]) {
+      const { store, organization } = stores[which];
+      const started = performance.now();
+      await store.commitCall({ organization, terms, charge: { operation: 'search_decisions', resultKey: `key ${call}`, cost: 1 },
+        volume: { unit: 'rows', amount: 20 }, writes: [] }, new Date());
+      samples[which].push(performance.now() - started);
+    }
+  }
+  const rows: (string | number)[][] = [[`charging transaction (commitCall), ${commits} charged calls each`, 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'mean ms', 'x before mean']];
+  for (const [which, name] of ['this tree', 'before'].entries()) {
+    const s = stats(samples[which]);
+    rows.push([name, s.p50, s.p95, s.p99, Math.max(...samples[which]), s.mean.toFixed(3), (s.mean / stats(samples[1]).mean).toFixed(2)]);
+  }
+  console.log('');
+  printTable(rows);
+  for (const { store, dir } of stores) {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 console.log(`\nload at the end ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
 tree.close();
