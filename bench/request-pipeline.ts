@@ -25,8 +25,6 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import pino from 'pino';
 import { httpGet, printTable, stats } from './lib.ts';
 import { benchQueries } from './search-queries.ts';
-import { clearAnswers } from '../src/search/answer-cache.ts';
-import { dropPageTexts } from '../src/search/page-texts.ts';
 import { searchDecisions } from '../src/search/decision-search.ts';
 
 const { values } = parseArgs({ options: {
@@ -45,10 +43,10 @@ interface Marks { arrived?: number; handler?: number; handled?: number; finished
 /** A tree's server over the corpus, as `juralite serve` runs it; `marks` filled for this tree's requests. */
 async function treeServer(root: string) {
   const load = (path: string) => import(pathToFileURL(join(resolve(root), path)).href);
-  const [server, organizations, tokens, execute, operations, observability, accessLog, metrics, h3] = await Promise.all([
+  const [server, organizations, tokens, execute, operations, observability, accessLog, metrics, h3, answers, texts] = await Promise.all([
     load('src/server.ts'), load('src/accounts/organizations.ts'), load('src/accounts/tokens.ts'), load('src/operations/execute.ts'),
     load('src/operations/index.ts'), load('src/observability/observability.ts'), load('src/observability/access-log.ts'),
-    load('src/observability/metrics.ts'), load('src/http/app.ts'),
+    load('src/observability/metrics.ts'), load('src/http/app.ts'), load('src/search/answer-cache.ts'), load('src/search/page-texts.ts'),
   ]);
   const dir = mkdtempSync(join(tmpdir(), 'juralite-pipeline-'));
   const services = server.openServices({ corpusPath: values.db, statePath: join(dir, 'state.db') });
@@ -100,6 +98,11 @@ async function treeServer(root: string) {
   };
   return {
     services, url, app, marks, callerFor, execute: execute.execute,
+    // The tree's own caches (each tree's modules keep theirs): what it kept of earlier answers and pages is forgotten.
+    forget: () => {
+      answers.clearAnswers(services.corpus);
+      texts.dropPageTexts(services.corpus);
+    },
     search: operations.OPERATIONS.find((operation: { name: string }) => operation.name === 'search_decisions'),
     close: () => { http.closeAllConnections(); http.close(); server.closeServices(services); rmSync(dir, { recursive: true, force: true }); },
   };
@@ -109,11 +112,8 @@ const tree = await treeServer('.');
 const before = values.before ? await treeServer(values.before) : null;
 const corpus = tree.services.corpus!;
 const forget = () => {
-  for (const server of [tree, before]) {
-    if (!server) continue;
-    clearAnswers(server.services.corpus!);
-    dropPageTexts(server.services.corpus!);
-  }
+  tree.forget();
+  before?.forget();
 };
 const answered = async (promise: Promise<{ status: number; body: string }>) => {
   const response = await promise;
@@ -129,9 +129,9 @@ new PerformanceObserver((list) => {
 }).observe({ entryTypes: ['gc'] });
 const pausedWithin = (from: number, to: number) => pauses.reduce((sum, pause) => sum + Math.max(0, Math.min(to, pause.end) - Math.max(from, pause.start)), 0);
 
-/** One request over HTTP with its stages (this tree's server), or its total alone. */
-async function staged(url: string, authorization: string, stages: Map<string, number[]> | null) {
-  const { marks } = tree;
+/** One request over HTTP with its stages (both trees' servers are timed from inside alike), or its total alone. */
+async function staged(server: Awaited<ReturnType<typeof treeServer>>, url: string, authorization: string, stages: Map<string, number[]> | null) {
+  const { marks } = server;
   Object.assign(marks, { arrived: undefined, handler: undefined, handled: undefined, finished: undefined, reads: 0, commit: 0 });
   const started = performance.now();
   const body = await answered(httpGet(url, { authorization }));
@@ -178,6 +178,7 @@ for (const mode of modes.filter((item) => item === 'keyword' || item === 'hybrid
   const list = mode === 'keyword' ? benchQueries(count).legal : benchQueries(count).mixed;
   const callers = { execute: tree.callerFor(), fetch: tree.callerFor(), http: tree.callerFor(), before: before?.callerFor() };
   const stages = new Map<string, number[]>();
+  const stagesBefore = new Map<string, number[]>();
   const names = ['searchDecisions, in-process', 'execute(): the metered call', 'app.fetch: h3, no socket', 'HTTP GET /decisions/search',
     ...(before ? ['HTTP GET /decisions/search (before)'] : [])];
   const samples = names.map((): number[] => []);
@@ -193,8 +194,8 @@ for (const mode of modes.filter((item) => item === 'keyword' || item === 'hybrid
         if (response.status !== 200) throw new Error(`app.fetch ${response.status}: ${await response.text()}`);
         await response.text();
       },
-      async () => { bodies[0] = (await staged(`${tree.url}${path(query)}`, callers.http(), index >= WARMUP ? stages : null)).body; },
-      ...(before ? [async () => { bodies[1] = await answered(httpGet(`${before.url}${path(query)}`, { authorization: callers.before!() })); }] : []),
+      async () => { bodies[0] = (await staged(tree, `${tree.url}${path(query)}`, callers.http(), index >= WARMUP ? stages : null)).body; },
+      ...(before ? [async () => { bodies[1] = (await staged(before, `${before.url}${path(query)}`, callers.before!(), index >= WARMUP ? stagesBefore : null)).body; }] : []),
     ];
     for (let k = 0; k < runs.length; k++) {
       const which = (index + k) % runs.length;
@@ -215,6 +216,10 @@ for (const mode of modes.filter((item) => item === 'keyword' || item === 'hybrid
   printTable(rows);
   console.log('');
   printStages(`${mode}: HTTP stages (this tree)`, stages);
+  if (before) {
+    console.log('');
+    printStages(`${mode}: HTTP stages (before)`, stagesBefore);
+  }
 }
 
 if (modes.includes('get')) {
@@ -222,6 +227,7 @@ if (modes.includes('get')) {
   const ids = corpus.prepare('SELECT id FROM decisions ORDER BY random() LIMIT ?').pluck().all(gets + WARMUP) as string[];
   const callers = { http: tree.callerFor(), before: before?.callerFor() };
   const stages = new Map<string, number[]>();
+  const stagesBefore = new Map<string, number[]>();
   const samples: number[][] = [[], []];
   let differ = 0;
   // Each decision read once by each server first (untimed), as bench/scale.ts does: the round trip, not the disk.
@@ -233,8 +239,8 @@ if (modes.includes('get')) {
     const bodies: string[] = [];
     for (const which of (before ? (index % 2 === 0 ? [0, 1] : [1, 0]) : [0])) {
       const started = performance.now();
-      if (which === 0) bodies[0] = (await staged(`${tree.url}/api/v1/decisions/${id}`, callers.http(), index >= WARMUP ? stages : null)).body;
-      else bodies[1] = await answered(httpGet(`${before!.url}/api/v1/decisions/${id}`, { authorization: callers.before!() }));
+      if (which === 0) bodies[0] = (await staged(tree, `${tree.url}/api/v1/decisions/${id}`, callers.http(), index >= WARMUP ? stages : null)).body;
+      else bodies[1] = (await staged(before!, `${before!.url}/api/v1/decisions/${id}`, callers.before!(), index >= WARMUP ? stagesBefore : null)).body;
       if (index >= WARMUP) samples[which].push(performance.now() - started);
     }
     if (before && bodies[0] !== bodies[1]) differ++;
@@ -249,6 +255,10 @@ if (modes.includes('get')) {
   printTable(rows);
   console.log('');
   printStages('GET: HTTP stages (this tree)', stages);
+  if (before) {
+    console.log('');
+    printStages('GET: HTTP stages (before)', stagesBefore);
+  }
 }
 // The charging transaction alone (this tree's and --before's SqliteStore, each on a new state file, the commits
 // interleaved): what a charged call's commit costs, and how often one of them pays for a checkpoint.
