@@ -19,13 +19,17 @@ const DEFAULT_AUTOCHECKPOINT = 1000;
 export interface WalCheckpoints { stop(): Promise<void> }
 
 /**
- * Starts checkpointing `db` (a state file in WAL mode) in a thread; null where there is no file, no second core or no
- * way to start a thread from the sources (the standalone executable): the commits then checkpoint as before.
+ * Starts checkpointing `db` (a state file in WAL mode) in a thread; null where there is no file, no second core, no
+ * way to start a thread from the sources (the standalone executable) or the file is locked exclusively: the commits
+ * then checkpoint as before.
  *
  * @example const checkpoints = startWalCheckpoints(store.db); ...; await checkpoints?.stop();
  */
 export function startWalCheckpoints(db: StateDb, everyMs = CHECKPOINT_EVERY_MS, cores = availableParallelism()): WalCheckpoints | null {
   if (IS_EXECUTABLE || cores < 2 || db.memory || db.pragma('journal_mode', { simple: true }) !== 'wal') return null;
+  // Opened in exclusive locking mode (no room for the shared-memory file: src/accounts/state-db.ts), no other
+  // connection can read it: the commits checkpoint themselves.
+  if (db.pragma('locking_mode', { simple: true }) === 'exclusive') return null;
   const worker = new Worker(new URL('./checkpoint-worker.ts', import.meta.url), { workerData: { path: db.name, everyMs } });
   const fallback = () => {
     if (db.open) db.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT}`);

@@ -58,7 +58,7 @@ test('a server\'s charged calls leave the checkpoints to the thread, which copie
   await store.close();
 });
 
-test('no thread where the state is in memory or not in WAL mode, or on one core', () => {
+test('no thread where the state is in memory, on one core, or locked exclusively', () => {
   const memory = openState(':memory:');
   assert.equal(startWalCheckpoints(memory), null);
   memory.close();
@@ -67,6 +67,8 @@ test('no thread where the state is in memory or not in WAL mode, or on one core'
   try {
     assert.equal(startWalCheckpoints(db, 1000, 1), null);
     assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), 1000, 'the commits checkpoint as SQLite does by default');
+    db.pragma('locking_mode = EXCLUSIVE');
+    assert.equal(startWalCheckpoints(db, 1000, 2), null, 'a state opened exclusively (no room for its shared memory)');
   } finally {
     db.close();
     rmSync(dir, { recursive: true, force: true });
