@@ -39,14 +39,17 @@ test('distinctAlternatives: each alternative once, where it first occurs; a grou
 
 const decision = (doknr: string, aktenzeichen: string, text: string) => ({ doknr, aktenzeichen, text, norm: '', titel: 'Streitsache' });
 
+/** Five decisions: `number` in three of them, 'KSchG' in two (once beside `number`, once far from it). */
+const numberedCorpus = (t: { after(fn: () => void): void }, number: string) => smallCorpus(t, [
+  decision('HGRP00000001', 'IX ZR 5/24', `Die Klage nach § ${number} KSchG hat Erfolg.`),
+  decision('HGRP00000002', 'IX ZR 6/24', `Nach ${number} Jahr und 4 Monaten stritten die Parteien lange über ganz andere Dinge, bevor schließlich das KSchG genannt wurde.`),
+  decision('HGRP00000003', 'IX ZR 8/24', `Die Miete betrug ${number} Euro.`),
+  decision('HGRP00000004', 'IX ZR 9/24', 'Die Baugenehmigung wurde erteilt.'),
+  decision('HGRP00000009', 'IX ZR 10/24', 'Die Revision hat Erfolg.'),
+]);
+
 test('a norm group leaves out a word in half the decisions or more, and keeps it once the corpus holds it less', async (t) => {
-  const db = await smallCorpus(t, [
-    decision('HGRP00000001', 'IX ZR 5/24', 'Die Klage nach § 7 KSchG hat Erfolg.'),
-    decision('HGRP00000002', 'IX ZR 6/24', 'Nach 7 Wochen stritten die Parteien lange über ganz andere Dinge, bis schließlich das KSchG genannt wurde.'),
-    decision('HGRP00000003', 'IX ZR 8/24', 'Die Miete betrug 7 Euro.'),
-    decision('HGRP00000004', 'IX ZR 9/24', 'Die Baugenehmigung wurde erteilt.'),
-    decision('HGRP00000009', 'IX ZR 10/24', 'Die Revision hat Erfolg.'),
-  ]);
+  const db = await numberedCorpus(t, '7');
   const groups: TermGroup[] = [{ alternatives: [norm('7', 'kschg')] }, { alternatives: [norm('9', 'baugb'), word('pacht')] }];
   const found = (of: TermGroup[]) => lexicalArm(db, matchExpression(of, false), filterSql({}), 10).entries.length;
   assert.equal(found(groups), 1, 'the NEAR groups match the decision naming the norm, "pacht" none');
@@ -68,12 +71,8 @@ test('a norm group leaves out a word in half the decisions or more, and keeps it
 });
 
 test('hybrid: a norm the bridge names is found by its law where its number is in most decisions', async (t) => {
-  const db = await smallCorpus(t, [
-    decision('HGRP00000011', 'IX ZR 5/24', 'Die Klage nach § 1 KSchG hat Erfolg.'),
-    decision('HGRP00000012', 'IX ZR 6/24', 'Nach 1 Jahr und 4 Monaten stritten die Parteien lange über ganz andere Dinge, bevor schließlich das KSchG genannt wurde.'),
-    decision('HGRP00000013', 'IX ZR 7/24', 'Die Miete betrug 1 Euro.'),
-    decision('HGRP00000014', 'IX ZR 8/24', 'Die Baugenehmigung 1 wurde erteilt.'),
-  ]);
+  // The bridge gives 'rausgeschmissen' § 1 KSchG and § 4 KSchG: NEAR("1" "kschg", 6) becomes "kschg".
+  const db = await numberedCorpus(t, '1');
   const answer = await searchDecisions(db, { query: 'der Chef hat mich rausgeschmissen', mode: 'hybrid', limit: 10, page: 1, bridge: true });
   assert.equal(answer.query_expansion.status, 'applied');
   assert.deepEqual(answer.results.map((result) => result.aktenzeichen), ['IX ZR 5/24', 'IX ZR 6/24']);
