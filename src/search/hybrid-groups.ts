@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { corpusVersion } from './answer-cache.ts';
 import { splitCompounds } from './compound-parts.ts';
-import { ftsTotals } from './impact-lists.ts';
+import { ftsTotals, impactListsHold, impactState, LIST_MIN_ROWS } from './impact-lists.ts';
 import type { Alternative, TermGroup } from './query.ts';
 
 /**
@@ -63,31 +63,51 @@ export function withoutUnweightedNormWords(db: Database.Database, groups: TermGr
   }));
 }
 
-/**
- * Per connection, for the corpus state it was counted in: the rows of decisions_fts (FTS5's own count, as its IDF reads
- * it; counting search_docs took 146 ms on a cold cache at 100k), and which stems are in half of them or more.
- */
-const counted = new WeakMap<Database.Database, { version: string; rows: number; stems: Map<string, boolean> }>();
+/** What a connection knows for the corpus state it read: decisions_fts's rows, the impact lists, the stems counted. */
+interface Counted {
+  version: string;
+  rows: number;
+  /** Rows changed since the impact lists were built, or null where they do not hold. */
+  changed: number | null;
+  stems: Map<string, boolean>;
+}
+const counted = new WeakMap<Database.Database, Counted>();
 
 /**
- * Whether a stem is in half of decisions_fts's rows or more (FTS5's IDF of it is floored), counted once per stem and
- * corpus state (counting up to half the rows: 2-6 ms for '"1"' at 100k decisions, 76 ms on a cold cache).
+ * Whether a stem is in half of decisions_fts's rows or more (FTS5's IDF of it is floored; the row count is FTS5's own,
+ * as its IDF reads it), decided once per stem and corpus state. Where the impact lists hold, from the rows they
+ * recorded for the word (every word in 300 rows or more has its entry) unless the rows changed since could carry it
+ * across half; else counted up to half the rows (at 500k decisions '"1"' took 24 ms, 400 ms on a cold cache).
  */
 function unweightedWords(db: Database.Database): (stem: string) => boolean {
   const version = corpusVersion(db);
   let held = counted.get(db);
   if (held?.version !== version) {
-    counted.set(db, (held = { version, rows: ftsTotals(db).rows, stems: new Map() }));
+    const changed = impactListsHold(db, impactState(db))
+      ? sql<[], { n: number }>(db, 'SELECT count(*) AS n FROM search_impacts_changed').get()!.n : null;
+    counted.set(db, (held = { version, rows: ftsTotals(db).rows, changed, stems: new Map() }));
   }
-  const { rows, stems } = held;
+  const { rows, changed, stems } = held;
+  const half = rows / 2;
+  const listed = (stem: string): boolean | undefined => {
+    if (changed === null) return undefined;
+    const recorded = sql<[string], { rows: number }>(db, 'SELECT rows FROM search_impacts WHERE phrase = ?').get(quoted(stem))?.rows;
+    if (recorded === undefined) return LIST_MIN_ROWS + changed < half ? false : undefined;
+    return Math.abs(recorded - half) > changed ? recorded >= half : undefined;
+  };
   return (stem) => {
     let common = stems.get(stem);
     if (common === undefined) {
-      const half = Math.ceil(rows / 2);
-      const { n } = sql<[string, number], { n: number }>(db, 'SELECT count(*) AS n FROM (SELECT 1 FROM decisions_fts WHERE decisions_fts MATCH ? LIMIT ?)')
-        .get(`"${stem.replace(/"/gu, '""')}"`, half)!;
-      stems.set(stem, (common = rows > 0 && n * 2 >= rows));
+      common = listed(stem);
+      if (common === undefined) {
+        const { n } = sql<[string, number], { n: number }>(db, 'SELECT count(*) AS n FROM (SELECT 1 FROM decisions_fts WHERE decisions_fts MATCH ? LIMIT ?)')
+          .get(quoted(stem), Math.ceil(half))!;
+        common = rows > 0 && n >= half;
+      }
+      stems.set(stem, common);
     }
     return common;
   };
 }
+
+const quoted = (stem: string) => `"${stem.replace(/"/gu, '""')}"`;

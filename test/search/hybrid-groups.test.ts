@@ -12,6 +12,7 @@ import { lexicalArm } from '../../src/search/lexical.ts';
 import { matchExpression, type TermGroup } from '../../src/search/query.ts';
 import { filterSql } from '../../src/search/filters.ts';
 import { importPaths } from '../../src/ingest/import-paths.ts';
+import { buildImpactLists, sealImpactLists } from '../../src/search/impact-lists.ts';
 import { riiXml } from '../ingest/helpers.ts';
 import { smallCorpus } from './small-corpus.ts';
 
@@ -68,6 +69,20 @@ test('a norm group leaves out a word in half the decisions or more, and keeps it
   await importPaths(db, files);
   // Now in three of nine: the group is the norm again.
   assert.deepEqual(withoutUnweightedNormWords(db, groups), groups);
+});
+
+test('where the impact lists hold, their recorded rows decide, unless the rows changed since could carry the word across half', async (t) => {
+  const db = await numberedCorpus(t, '7');
+  db.transaction(() => buildImpactLists(db, { minRows: 1 }))();
+  sealImpactLists(db);
+  const groups: TermGroup[] = [{ alternatives: [norm('7', 'kschg')] }];
+  assert.deepEqual(withoutUnweightedNormWords(db, groups), [{ alternatives: [word('kschg')] }], '"7" recorded in three of five rows');
+  // The lists read, not a count: recorded in one row, '7' is no longer left out.
+  db.prepare(`UPDATE search_impacts SET rows = 1 WHERE phrase = '"7"'`).run();
+  assert.deepEqual(withoutUnweightedNormWords(db, groups), groups);
+  // Two rows changed since the build could have carried it across half (2.5 rows): counted again.
+  db.prepare('INSERT INTO search_impacts_changed (doc_id) VALUES (1), (2)').run();
+  assert.deepEqual(withoutUnweightedNormWords(db, groups), [{ alternatives: [word('kschg')] }]);
 });
 
 test('hybrid: a norm the bridge names is found by its law where its number is in most decisions', async (t) => {
