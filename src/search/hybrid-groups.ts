@@ -1,7 +1,8 @@
 // What the lexical arm of hybrid (endpoint 10) ranks: the plan's groups with a rare compound also as its two parts
 // (compound-parts.ts), a norm's NEAR group without the words FTS5 gives no weight, and every alternative once. The
-// last two only leave out work: in BM25 a word in half the rows or more scores nothing (FTS5 floors its IDF at 1e-6),
-// yet FTS5 reads its position lists for every row it tests, and a phrase written twice is matched and scored twice.
+// last two leave out work that bought no answer: in BM25 a word in half the rows or more scores nothing (FTS5 floors
+// its IDF at 1e-6), yet FTS5 reads its position lists for every row it tests (so the group now matches a decision
+// naming the norm's law anywhere), and a phrase written twice is matched and scored twice.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { corpusVersion } from './answer-cache.ts';
