@@ -20,6 +20,7 @@ import { asTyped, matchExpression, phrasesOf } from '../src/search/query.ts';
 import { filterSql } from '../src/search/filters.ts';
 import { topKRanking, topKServed } from '../src/search/top-k.ts';
 import { lexicalArm, type LexicalResult } from '../src/search/lexical.ts';
+import { distinctAlternatives, hybridLexicalGroups } from '../src/search/hybrid-groups.ts';
 import { semanticArm, type VectorArm } from '../src/search/semantic.ts';
 import { normArm } from '../src/search/norm-arm.ts';
 import { entriesOf, reciprocalRankFusion } from '../src/search/fusion.ts';
@@ -44,17 +45,21 @@ const db = service.corpus;
 const filters = filterSql({});
 const WARMUP = 10;
 
-/** The lexical arm as hybridRanking builds it, at `pool`: the words as typed, then widened where they fall short. */
-function lexicalAt(plan: SearchPlan, pool: number): { arm: LexicalResult; path: string } {
-  const typedGroups = asTyped(plan.groups);
+/**
+ * The lexical arm as hybridRanking builds it, at `pool`: its groups (hybrid-groups.ts), the words as typed, then
+ * widened where they fall short.
+ */
+function lexicalAt(plan: SearchPlan, query: string, pool: number): { arm: LexicalResult; path: string } {
+  const groups = hybridLexicalGroups(db, plan.groups, query);
+  const typedGroups = distinctAlternatives(asTyped(groups));
   const typedExpression = matchExpression(typedGroups, false);
-  const widenedExpression = matchExpression(plan.groups, false);
+  const widenedExpression = matchExpression(groups, false);
   const phrases = phrasesOf(typedGroups);
   const before = { ...topKServed(db) };
   const typed = lexicalArm(db, typedExpression, filters, pool, phrases);
   let arm = typed;
   if (typedExpression !== widenedExpression && typed.exhaustive) {
-    const widened = lexicalArm(db, widenedExpression, filters, pool, phrasesOf(plan.groups));
+    const widened = lexicalArm(db, widenedExpression, filters, pool, phrasesOf(groups));
     const held = new Set(typed.entries.map((entry) => entry.decision_id));
     arm = { ...widened, entries: [...typed.entries, ...widened.entries.filter((entry) => !held.has(entry.decision_id))].slice(0, pool) };
   }
@@ -98,11 +103,11 @@ for (const [index, query] of mixed.entries()) {
     for (let turn = 0; turn < pools.length; turn++) {
       const pool = pools[(index + turn) % pools.length];
       started = performance.now();
-      const { arm, path } = lexicalAt(plan, pool);
+      const { arm, path } = lexicalAt(plan, query, pool);
       lexical.set(pool, { arm, path, ms: performance.now() - started });
     }
     // Expressions of more phrases than the limit rank in full at once: would the top-k path prove them at this pool?
-    const typedGroups = asTyped(plan.groups);
+    const typedGroups = distinctAlternatives(asTyped(hybridLexicalGroups(db, plan.groups, query)));
     if (phrasesOf(typedGroups).length > TOP_K_MAX_PHRASES && index >= WARMUP) {
       for (const pool of pools) {
         started = performance.now();
@@ -117,9 +122,9 @@ for (const [index, query] of mixed.entries()) {
       const arm = vectorAt(qv, depth);
       vectors.set(depth, { arm, ms: performance.now() - started });
     }
-    const reference = fused(lexical.get(200)?.arm ?? lexicalAt(plan, 200).arm, vectors.get(80)?.arm ?? semanticArm(db, qv, {}, filters), plan);
+    const reference = fused(lexical.get(200)?.arm ?? lexicalAt(plan, query, 200).arm, vectors.get(80)?.arm ?? semanticArm(db, qv, {}, filters), plan);
     started = performance.now();
-    const base = lexical.get(200)?.arm ?? lexicalAt(plan, 200).arm;
+    const base = lexical.get(200)?.arm ?? lexicalAt(plan, query, 200).arm;
     normArm(db, plan.norms, [...new Set([...base.entries, ...(vectors.get(80)?.arm.entries ?? [])].map((entry) => entry.decision_id))]);
     const normMs = performance.now() - started;
     if (index < WARMUP) return;

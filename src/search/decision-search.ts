@@ -10,7 +10,7 @@ import { exactCitationOf, exactCitationSearch, ownDecisions } from './exact-cita
 import { filterSql, type DecisionFilters, type FilterSql } from './filters.ts';
 import { hasSearchIndex } from './index-sync.ts';
 import { entriesOf, lexicalLed, reciprocalRankFusion, type ArmEntry } from './fusion.ts';
-import { splitCompounds } from './compound-parts.ts';
+import { distinctAlternatives, hybridLexicalGroups } from './hybrid-groups.ts';
 import { DECISION_POOL, lexicalArm, lexicalPassages, type LexicalResult } from './lexical.ts';
 import { normArm } from './norm-arm.ts';
 import { planQuery, type SearchPlan } from './plan.ts';
@@ -121,12 +121,13 @@ function atLeastRanked(total: { value: number; is_floor: boolean }, ranked: numb
  * decision full of compounds ('Parkhaus', 'Einfamilienhaus' for 'Haus') outranked one with the word itself; measured
  * on the judged set, lay MRR 0.890 -> 0.896, R@10 0.960 -> 0.984, legal unchanged (bench/README). When the typed
  * words alone fill the pool, the widened forms are not ranked at all, and the count is the typed words' matches, a
- * floor of the widened ones. A shallower pool is the first part of a deeper one.
+ * floor of the widened ones. A shallower pool is the first part of a deeper one. `typedGroups`: the groups as typed
+ * (endpoint 10's hybrid: each alternative once, hybrid-groups.ts).
  */
-function typedWordsFirst(db: Database.Database, groups: TermGroup[], filters: FilterSql, pool: number): LexicalResult {
+function typedWordsFirst(db: Database.Database, groups: TermGroup[], filters: FilterSql, pool: number, typedGroups = asTyped(groups)): LexicalResult {
   const widenedExpression = matchExpression(groups, false);
-  const typedExpression = matchExpression(asTyped(groups), false);
-  const typed = lexicalArm(db, typedExpression, filters, pool, phrasesOf(asTyped(groups)));
+  const typedExpression = matchExpression(typedGroups, false);
+  const typed = lexicalArm(db, typedExpression, filters, pool, phrasesOf(typedGroups));
   if (typedExpression === widenedExpression) return typed;
   if (!typed.exhaustive) return { ...typed, total: { value: typed.total.value, is_floor: true } };
   const widened = lexicalArm(db, widenedExpression, filters, pool, phrasesOf(groups));
@@ -154,7 +155,8 @@ const NORM_WEIGHT = 0.25;
  * The lexical arm reads a compound no decision holds also as its two parts within six words ('Abschiebehaft': 'Haft
  * zur Sicherung der Abschiebung'; compound-parts.ts): tuning legal MRR 0.971 -> 0.983, nothing lower on either set.
  * Parts anywhere in the decision (as the laws section reads a unit) matched unrelated decisions holding both common
- * parts ('Eigen...' and 'Bedarf' for 'Eigenbedarf').
+ * parts ('Eigen...' and 'Bedarf' for 'Eigenbedarf'). The arm writes each alternative once and a norm's NEAR group
+ * without its words in half the decisions or more (hybrid-groups.ts: work FTS5 did for no score).
  *
  * GET /search (`lexicalLeads` false: no exact-citation rule) keeps the earlier fusion of all three arms by reciprocal
  * rank and the compounds unsplit: its laws section reads the ranked decisions' citations as evidence, and the vector
@@ -171,8 +173,9 @@ function hybridRanking(
   query: string, lexicalLeads: boolean,
 ): Ranking {
   const deep = depth > FIRST_PAGE;
-  const groups = lexicalLeads ? splitCompounds(db, 'decisions_fts', plan.groups, query, true, 1) : plan.groups;
-  const lexical = typedWordsFirst(db, groups, filters, deep ? DECISION_POOL : FIRST_PAGE_POOL);
+  const groups = lexicalLeads ? hybridLexicalGroups(db, plan.groups, query) : plan.groups;
+  const typedGroups = lexicalLeads ? distinctAlternatives(asTyped(groups)) : asTyped(groups);
+  const lexical = typedWordsFirst(db, groups, filters, deep ? DECISION_POOL : FIRST_PAGE_POOL, typedGroups);
   const lexicalIds = new Set(lexical.entries.map((entry) => entry.decision_id));
   const vector = semanticArm(db, qv, args, filters);
   const fuse = (entries: ArmEntry[]) => {
