@@ -1,0 +1,25 @@
+// A query group counts once, by its best alternative (src/search/group-scores.ts; bench/README "Session 19: an unseen
+// set"): a lay term the bridge widened to many legal terms and norms no longer outweighs the rare words of the
+// question.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { searchDecisions } from '../../src/search/decision-search.ts';
+import { planQuery } from '../../src/search/plan.ts';
+import { smallCorpus } from './small-corpus.ts';
+
+const TOPIC = 'Das Versammlungsverbot verletzt die Versammlungsfreiheit aus Art. 8 GG. Der Aufzug durfte nach § 15 VersammlG '
+  + 'nicht verboten werden, denn die Versammlung war friedlich; ein Versammlungsverbot setzt eine unmittelbare Gefahr voraus.';
+
+test('hybrid: a bridged lay term counts as one word, the rare words of the question choose among the topic\'s decisions', async (t) => {
+  const db = await smallCorpus(t, [
+    ['SRCH00000071', '1 K 71/24', 'Die Polizei hielt die Teilnehmer der Versammlung gegen den Parteitag stundenlang in einem Kessel fest.'],
+    ['SRCH00000072', '1 K 72/24', TOPIC],
+    ['SRCH00000073', '1 K 73/24', `${TOPIC} Die Auflagen der Versammlungsbehörde waren rechtswidrig.`],
+  ].map(([doknr, aktenzeichen, text]) => ({ doknr, aktenzeichen, text })));
+  const query = 'Polizei hat uns bei der Demo gegen den Parteitag festgehalten';
+  assert.ok(planQuery(db, query, true).expansion.applied, 'the bridge widens "Demo"');
+  for (const mode of [undefined, 'hybrid'] as const) {
+    const found = (await searchDecisions(db, { query, mode, limit: 10, page: 1, bridge: true })).results.map((r) => r.aktenzeichen);
+    assert.equal(found[0], '1 K 71/24', `${mode ?? 'unset'}: ${found.join(', ')}`);
+  }
+});
