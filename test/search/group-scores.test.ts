@@ -1,10 +1,11 @@
 // A query group counts once, by its best alternative (src/search/group-scores.ts; bench/README "Session 19: an unseen
 // set"): a lay term the bridge widened to many legal terms and norms no longer outweighs the rare words of the
-// question.
+// question, and a word typed with ae/oe/ue for its umlaut is read as the index holds it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { searchDecisions } from '../../src/search/decision-search.ts';
 import { planQuery } from '../../src/search/plan.ts';
+import { withTypedUmlauts } from '../../src/search/typed-umlauts.ts';
 import { smallCorpus } from './small-corpus.ts';
 
 const TOPIC = 'Das Versammlungsverbot verletzt die Versammlungsfreiheit aus Art. 8 GG. Der Aufzug durfte nach § 15 VersammlG '
@@ -22,4 +23,17 @@ test('hybrid: a bridged lay term counts as one word, the rare words of the quest
     const found = (await searchDecisions(db, { query, mode, limit: 10, page: 1, bridge: true })).results.map((r) => r.aktenzeichen);
     assert.equal(found[0], '1 K 71/24', `${mode ?? 'unset'}: ${found.join(', ')}`);
   }
+});
+
+test('a word typed with ae/oe/ue is read with umlauts where only that form is indexed; words the index holds stay', async (t) => {
+  const db = await smallCorpus(t, [
+    ['SRCH00000081', '2 K 81/24', 'Die Kündigung wegen Eigenbedarf ist unwirksam; die Steuer auf die neue Quelle bleibt.'],
+    ['SRCH00000082', '2 K 82/24', 'Der Mieter zahlte die Miete pünktlich.'],
+  ].map(([doknr, aktenzeichen, text]) => ({ doknr, aktenzeichen, text })));
+  assert.equal(withTypedUmlauts(db, 'decisions_fts', 'Kuendigung wegen Eigenbedarf, puenktlich fuer die Miete'), 'Kündigung wegen Eigenbedarf, pünktlich für die Miete');
+  assert.equal(withTypedUmlauts(db, 'decisions_fts', 'Steuer auf die neue Quelle'), 'Steuer auf die neue Quelle');
+  assert.equal(withTypedUmlauts(db, 'decisions_fts', 'Abenteuer Duell'), 'Abenteuer Duell', 'neither form indexed: as typed');
+  const keyword = (query: string) => searchDecisions(db, { query, mode: 'keyword', limit: 10, page: 1, bridge: false });
+  assert.deepEqual((await keyword('Kuendigung Eigenbedarf')).results.map((r) => r.aktenzeichen), ['2 K 81/24']);
+  assert.deepEqual((await keyword('puenktlich')).results.map((r) => r.aktenzeichen), ['2 K 82/24']);
 });
