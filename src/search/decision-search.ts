@@ -172,7 +172,7 @@ function hybridRanking(
   query: string, lexicalLeads: boolean,
 ): Ranking {
   const deep = depth > FIRST_PAGE;
-  const groups = lexicalLeads ? splitCompounds(db, 'decisions_fts', plan.groups, query, true, 1) : plan.groups;
+  const groups = lexicalLeads ? splitCompounds(db, 'decisions_fts', plan.groups, query, true, 1, true) : plan.groups;
   const lexical = typedWordsFirst(db, groups, filters, deep ? DECISION_POOL : FIRST_PAGE_POOL);
   const lexicalIds = new Set(lexical.entries.map((entry) => entry.decision_id));
   const vector = semanticArm(db, qv, args, filters);

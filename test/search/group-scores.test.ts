@@ -4,7 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { searchDecisions } from '../../src/search/decision-search.ts';
+import { splitCompounds } from '../../src/search/compound-parts.ts';
 import { planQuery } from '../../src/search/plan.ts';
+import { wordGroups } from '../../src/search/query.ts';
 import { withTypedUmlauts } from '../../src/search/typed-umlauts.ts';
 import { smallCorpus } from './small-corpus.ts';
 
@@ -36,4 +38,19 @@ test('a word typed with ae/oe/ue is read with umlauts where only that form is in
   const keyword = (query: string) => searchDecisions(db, { query, mode: 'keyword', limit: 10, page: 1, bridge: false });
   assert.deepEqual((await keyword('Kuendigung Eigenbedarf')).results.map((r) => r.aktenzeichen), ['2 K 81/24']);
   assert.deepEqual((await keyword('puenktlich')).results.map((r) => r.aktenzeichen), ['2 K 82/24']);
+});
+
+test('hybrid reads a compound no decision holds also as its head alone, one group however many alternatives it has', async (t) => {
+  const db = await smallCorpus(t, [
+    ['SRCH00000091', '3 K 91/24', 'Der Test auf das Virus war negativ; die Vergütung der Teststelle wurde zurückgefordert.'],
+    ['SRCH00000092', '3 K 92/24', 'Er fuhr zu schnell und wurde geblitzt.'],
+  ].map(([doknr, aktenzeichen, text]) => ({ doknr, aktenzeichen, text })));
+  const groups = splitCompounds(db, 'decisions_fts', wordGroups(db, 'Schnelltests'), 'Schnelltests', true, 1, true);
+  assert.equal(groups.length, 1);
+  assert.deepEqual(groups[0]!.alternatives.slice(1), [
+    { kind: 'norm', stems: ['schnell', 'test'] },
+    { kind: 'words', terms: [{ stem: 'test', prefix: false, compounds: [] }] },
+  ]);
+  const found = (await searchDecisions(db, { query: 'Schnelltests', mode: 'hybrid', limit: 10, page: 1, bridge: false })).results.map((r) => r.aktenzeichen);
+  assert.equal(found[0], '3 K 91/24');
 });
