@@ -11,6 +11,12 @@ const TWO_LETTER_UMLAUT = /ae|oe|ue/iu;
 const WORD = /[\p{L}\p{N}]+/gu;
 const UMLAUTS: Record<string, string> = { ae: 'ä', oe: 'ö', ue: 'ü', Ae: 'Ä', Oe: 'Ö', Ue: 'Ü', AE: 'Ä', OE: 'Ö', UE: 'Ü' };
 
+/** The word with ae/oe/ue written as umlauts; null where it has none of them or already holds an umlaut. */
+export function umlautsOf(word: string): string | null {
+  if (!TWO_LETTER_UMLAUT.test(word) || /[äöüÄÖÜ]/u.test(word)) return null;
+  return word.replace(/ae|oe|ue/giu, (pair) => UMLAUTS[pair] ?? UMLAUTS[pair.toLowerCase()]!);
+}
+
 /** Whether some row of the FTS5 table holds the stem. */
 function held(db: Database.Database, table: string, stem: string): boolean {
   return sql<[string], { n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT 1)`)
@@ -26,8 +32,8 @@ function held(db: Database.Database, table: string, stem: string): boolean {
 export function withTypedUmlauts(db: Database.Database, table: string, query: string): string {
   if (!TWO_LETTER_UMLAUT.test(query)) return query;
   return query.replace(WORD, (word) => {
-    if (!TWO_LETTER_UMLAUT.test(word) || /[äöüÄÖÜ]/u.test(word)) return word;
-    const umlauted = word.replace(/ae|oe|ue/giu, (pair) => UMLAUTS[pair] ?? UMLAUTS[pair.toLowerCase()]!);
+    const umlauted = umlautsOf(word);
+    if (umlauted === null) return word;
     if (isStopword(umlauted.toLowerCase())) return umlauted;
     const typed = tokenize(word)[0];
     const read = tokenize(umlauted)[0];

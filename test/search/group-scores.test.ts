@@ -3,11 +3,15 @@
 // question, and a word typed with ae/oe/ue for its umlaut is read as the index holds it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { openCorpus } from '../../src/corpus/open.ts';
+import { tokenize } from '../../src/search/analyze.ts';
+import { embedQueryWithModel, trainCorpusModel } from '../../src/search/corpus-model.ts';
 import { searchDecisions } from '../../src/search/decision-search.ts';
 import { splitCompounds } from '../../src/search/compound-parts.ts';
 import { planQuery } from '../../src/search/plan.ts';
 import { wordGroups } from '../../src/search/query.ts';
 import { withTypedUmlauts } from '../../src/search/typed-umlauts.ts';
+import { demoCorpus } from '../helpers/demo-corpus.ts';
 import { smallCorpus } from './small-corpus.ts';
 
 const TOPIC = 'Das Versammlungsverbot verletzt die Versammlungsfreiheit aus Art. 8 GG. Der Aufzug durfte nach § 15 VersammlG '
@@ -53,4 +57,16 @@ test('hybrid reads a compound no decision holds also as its head alone, one grou
   ]);
   const found = (await searchDecisions(db, { query: 'Schnelltests', mode: 'hybrid', limit: 10, page: 1, bridge: false })).results.map((r) => r.aktenzeichen);
   assert.equal(found[0], '3 K 91/24');
+});
+
+test('a query vector reads a word typed with ae/oe/ue as its umlaut form where the model knows only that', async () => {
+  const db = openCorpus(await demoCorpus(), { readonly: true });
+  try {
+    const model = trainCorpusModel(db)!;
+    assert.ok(model.index.has(tokenize('Kündigung')[0]!.stem) && !model.index.has(tokenize('Kuendigung')[0]!.stem));
+    assert.deepEqual(embedQueryWithModel(model, 'Kuendigung wegen Eigenbedarf'), embedQueryWithModel(model, 'Kündigung wegen Eigenbedarf'));
+    assert.notDeepEqual(embedQueryWithModel(model, 'Steuer'), embedQueryWithModel(model, 'Stür'));
+  } finally {
+    db.close();
+  }
 });
