@@ -197,7 +197,7 @@ async function printBelowPeer(queries: Query[]): Promise<void> {
       const answer = await orUnavailable(() => searchDecisions(db, { query: q.query, mode: mode === 'unset' ? undefined : mode, limit: 10, page: 1, bridge: true }));
       ranks.push(answer ? rankOf(answer.results.map((r) => keys.get(r.id) ?? []), q.relevant_decisions) : -1);
     }
-    if (peerRanks.some((peer) => worse(ranks[0]!, peer))) rows.push([q.id, q.kind, q.query.slice(0, 70), ...peerRanks, ...ranks]);
+    if (peerRanks.some((peer) => worse(ranks[0]!, peer))) rows.push([q.id, q.kind, q.query.slice(0, 70), ...[...peerRanks, ...ranks].map(String)]);
   }
   console.log(`\nqueries where juralite's default mode ranks below ${peers.map(([engine]) => engine).join(' or ')} (${rows.length} of ${queries.length}; rank of the first relevant decision, 0: not in the top 10)`);
   printTable([['id', 'kind', 'query', ...peers.map(([engine]) => engine), ...MODES.map((mode) => `juralite ${mode}`)], ...rows]);
