@@ -4,11 +4,12 @@
  * ../shared/data): MRR@10, R@1 and R@10 per query kind and mode, in-process (the handler's code path), then what the
  * confidence levels mean (share of results judged relevant per level), then the laws section of GET /search.
  *
- *   node bench/search-relevance.ts [--set tuning|heldout] [--json .tmp/relevance-juralite.json]   # both sets without --set
+ *   node bench/search-relevance.ts [--set tuning|heldout|unseen] [--json .tmp/relevance-juralite.json]   # every set without --set
  *
  * Sets: the tuning set bench/search-relevance.json (ranking and bridge were chosen on it) and the held-out set
  * bench/search-relevance-heldout.json (session 18: written without reading the bridge or the tuning set's queries,
- * never tuned on; real decisions of ../shared/data only).
+ * never tuned on; real decisions of ../shared/data only), and the unseen set bench/search-relevance-unseen.json (session
+ * 19: mostly lay wording as typed into a search box, written likewise; the honest measure of generalisation).
  *
  * Modes: 'unset' (the default: the exact-citation rule, else hybrid), keyword, hybrid, semantic; bridge on. Without
  * ../shared/data the corpus is the demo corpus and only queries of source fixtures are scored.
@@ -33,8 +34,12 @@ const readSet = (file: string) => JSON.parse(readFileSync(new URL(file, import.m
 export const judgedSet = readSet('./search-relevance.json');
 /** The held-out set (session 18): never tuned on; a change is judged on both. */
 export const heldoutSet = readSet('./search-relevance-heldout.json');
-/** Both decision sets by name, in the order they are printed. */
-export const DECISION_SETS: Record<'tuning' | 'heldout', Query[]> = { tuning: judgedSet.queries, heldout: heldoutSet.queries };
+/** The unseen set (session 19): lay wording as typed into a search box; never tuned on, no bridge entry written for it. */
+export const unseenSet = readSet('./search-relevance-unseen.json');
+/** The decision sets by name, in the order they are printed. */
+export const DECISION_SETS: Record<'tuning' | 'heldout' | 'unseen', Query[]> = {
+  tuning: judgedSet.queries, heldout: heldoutSet.queries, unseen: unseenSet.queries,
+};
 
 /** The sets of `sets` named by `--set NAME` in argv (all of them without it). */
 export function chosenSets<Name extends string>(argv: string[], sets: Record<Name, Query[]>): [Name, Query[]][] {

@@ -4,19 +4,23 @@
  *   - Xapian with its defaults (BM25, German stemmer, words OR'd; Debian python3-xapian, /usr/bin/python3), and
  *   - PostgreSQL full-text search (the `german` configuration, the query's words OR'd, ranked by ts_rank; a throwaway
  *     cluster in a temp dir on 127.0.0.1, removed at the end),
+ *   - plain BM25 over juralite's own FTS5 index (decisions only): the query's analysed words (stems, stopwords out)
+ *     OR'd, ordered by bm25() alone: no widening, no bridge, no fusion (the outside evaluation's strongest baseline),
  * printed side by side (MRR@10, R@1, R@10 per kind and mode) in one run. Never part of `npm test`.
  *
- *   node bench/peers/run.ts [--no-postgres] [--no-xapian] [--laws] [--set tuning|heldout] [--per-query]
+ *   node bench/peers/run.ts [--no-postgres] [--no-xapian] [--laws] [--set tuning|heldout|unseen] [--per-query]
  *
  * Needs ../shared/data. Installs python3-xapian and postgresql with apt where missing (as root), and says so.
  * Each peer indexes what juralite holds of a decision: its Aktenzeichen, ECLI, title, Leitsatz/Tenor and the rest.
- * Both judged decision sets (the tuning set bench/search-relevance.json and the held-out set
- * bench/search-relevance-heldout.json; one with --set tuning|heldout) are ranked in one run over one index each.
+ * The judged decision sets (the tuning set bench/search-relevance.json, the held-out set
+ * bench/search-relevance-heldout.json and the unseen set bench/search-relevance-unseen.json; one with --set NAME) are
+ * ranked in one run over one index each.
  * With --laws: the judged laws sets (the tuning set bench/search-relevance-laws.json and the held-out set
  * bench/search-relevance-laws-heldout.json; one with --set tuning|heldout) over the law units of the laws corpus
  * (bench/laws-corpus.ts: all 6,877 federal laws), each peer indexing a unit's label ('§ 573 BGB'), its law's title,
  * heading, breadcrumb and text once, beside the laws section of juralite's GET /search and its confidence levels.
- * With --per-query (decisions): the queries where juralite's default mode ranks below Xapian, each mode's rank beside.
+ * With --per-query (decisions): the queries where juralite's default mode ranks below Xapian or plain BM25, each
+ * mode's rank beside.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,9 +30,11 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { hasSharedData } from '../../test/helpers/shared-data.ts';
 import { printTable, stats } from '../lib.ts';
-import { exportDocs, relevanceCorpus, RELEVANCE_DOCS } from '../relevance-corpus.ts';
+import { decisionKeys, exportDocs, relevanceCorpus, RELEVANCE_DOCS } from '../relevance-corpus.ts';
 import { chosenSets, DECISION_SETS, HEADER, judgedKeys, juraliteRows, MODES, orUnavailable, scoreOf, scoreRows, type Query } from '../search-relevance.ts';
 import { searchDecisions } from '../../src/search/decision-search.ts';
+import { tokenize } from '../../src/search/analyze.ts';
+import type Database from 'better-sqlite3';
 import { exportUnits, lawsCorpus, LAWS_UNITS } from '../laws-corpus.ts';
 import { chosenLawSets, CONFIDENCE_HEADER, juraliteLawRows, TIMING_HEADER } from '../laws-relevance.ts';
 
@@ -121,6 +127,26 @@ async function postgresRanking(bin: string, docs: PeerDocs, queries: Query[]): P
   }
 }
 
+/**
+ * Ranked keys per query id from plain BM25 over juralite's own FTS5 index: the query's analysed words (as the index
+ * holds them: stems, stopwords out), each quoted, OR'd, ordered by bm25() alone, the top 10; in-process time per query.
+ */
+function bm25Ranking(corpus: Database.Database, queries: Query[]): { ranked: Map<string, string[]>; timing: number[] } {
+  const exportKeyOf = decisionKeys(corpus);
+  const top = corpus.prepare(`SELECT d.decision_id AS id FROM decisions_fts f JOIN search_docs d ON d.doc_id = f.rowid
+    WHERE decisions_fts MATCH ? ORDER BY bm25(decisions_fts) LIMIT 10`);
+  const ranked = new Map<string, string[]>();
+  const timing: number[] = [];
+  for (const q of queries) {
+    const start = performance.now();
+    const stems = [...new Set(tokenize(q.query).map((token) => token.stem))];
+    const rows = stems.length === 0 ? [] : top.all(stems.map((stem) => `"${stem.replace(/"/gu, '""')}"`).join(' OR ')) as { id: string }[];
+    timing.push(performance.now() - start);
+    ranked.set(q.id, rows.map((row) => exportKeyOf.get(row.id) ?? row.id));
+  }
+  return { ranked, timing };
+}
+
 if (!hasSharedData) {
   console.log('peers: ../shared/data not found; nothing to compare');
   process.exit(0);
@@ -146,7 +172,7 @@ const peerRows = (engine: string, run: { ranked: Map<string, string[]> }, set: Q
   scoreRows(engine, 'OR', set, async (q) => (run.ranked.get(q.id) ?? []).map((key) => exportKey.get(key) ?? [key]));
 const printTiming = (engine: string, run: { timing: number[] }) => {
   const s = stats(run.timing);
-  console.log(`${engine}: ${run.timing.length} queries, p50 ${s.p50.toFixed(3)} ms, p95 ${s.p95.toFixed(3)} ms (${engine === 'Xapian' ? 'in-process' : 'client round trip'}, ${docs.count} ${docs.what})`);
+  console.log(`${engine}: ${run.timing.length} queries, p50 ${s.p50.toFixed(3)} ms, p95 ${s.p95.toFixed(3)} ms (${engine === 'PostgreSQL' ? 'client round trip' : 'in-process'}, ${docs.count} ${docs.what})`);
 };
 /** The 1-based rank of a query's first relevant decision in the top 10 of ranked keys; 0 when none is there. */
 const rankOf = (found: string[][], judged: string[]) => {
@@ -160,26 +186,28 @@ const worse = (rank: number, than: number) => than > 0 && (rank === 0 || rank > 
  * ranks of every juralite mode beside (0: not in the top 10), to find why per query.
  */
 async function printBelowPeer(queries: Query[]): Promise<void> {
-  const xapian = runs.find(([engine]) => engine === 'Xapian')?.[1];
-  if (!xapian) return;
+  const peers = runs.filter(([engine]) => engine === 'Xapian' || engine === BM25);
+  if (peers.length === 0) return;
   const keys = judgedKeys(db);
   const rows: (string | number)[][] = [];
   for (const q of queries) {
-    const peer = rankOf((xapian.ranked.get(q.id) ?? []).map((key) => exportKey.get(key) ?? [key]), q.relevant_decisions);
+    const peerRanks = peers.map(([, run]) => rankOf((run.ranked.get(q.id) ?? []).map((key) => exportKey.get(key) ?? [key]), q.relevant_decisions));
     const ranks: number[] = [];
     for (const mode of MODES) {
       const answer = await orUnavailable(() => searchDecisions(db, { query: q.query, mode: mode === 'unset' ? undefined : mode, limit: 10, page: 1, bridge: true }));
       ranks.push(answer ? rankOf(answer.results.map((r) => keys.get(r.id) ?? []), q.relevant_decisions) : -1);
     }
-    if (worse(ranks[0]!, peer)) rows.push([q.id, q.kind, q.query.slice(0, 70), peer, ...ranks]);
+    if (peerRanks.some((peer) => worse(ranks[0]!, peer))) rows.push([q.id, q.kind, q.query.slice(0, 70), ...[...peerRanks, ...ranks].map(String)]);
   }
-  console.log(`\nqueries where juralite's default mode ranks below Xapian (${rows.length} of ${queries.length}; rank of the first relevant decision, 0: not in the top 10)`);
-  printTable([['id', 'kind', 'query', 'Xapian', ...MODES.map((mode) => `juralite ${mode}`)], ...rows]);
+  console.log(`\nqueries where juralite's default mode ranks below ${peers.map(([engine]) => engine).join(' or ')} (${rows.length} of ${queries.length}; rank of the first relevant decision, 0: not in the top 10)`);
+  printTable([['id', 'kind', 'query', ...peers.map(([engine]) => engine), ...MODES.map((mode) => `juralite ${mode}`)], ...rows]);
 }
 
+const BM25 = 'BM25 over our FTS5';
 const runs: [string, { ranked: Map<string, string[]>; timing: number[] }][] = [];
 if (!process.argv.includes('--no-xapian') && ensurePackage('python3-xapian', hasXapian)) runs.push(['Xapian', xapianRanking(docs, queries)]);
 if (!process.argv.includes('--no-postgres') && ensurePackage('postgresql', () => pgBin() !== null)) runs.push(['PostgreSQL', await postgresRanking(pgBin()!, docs, queries)]);
+if (!laws) runs.push([BM25, bm25Ranking(db, queries)]);
 for (const [engine, run] of runs) printTiming(engine, run);
 const byKind = (a: (string | number)[], b: (string | number)[]) => ['legal', 'lay', 'identifier'].indexOf(String(a[2])) - ['legal', 'lay', 'identifier'].indexOf(String(b[2]));
 for (const [set, setQueries] of sets) {

@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { tokenize } from './analyze.ts';
 import type { Alternative, QueryTerm, TermGroup } from './query.ts';
+import { withTypedUmlauts } from './typed-umlauts.ts';
 
 const SPLIT_MIN = 9;
 const PART_MIN = 4;
@@ -42,12 +43,13 @@ export function compoundParts(db: Database.Database, table: string, word: string
 /**
  * The groups with each rare compound word also matched by its parts together (an alternative of its group): anywhere
  * in the unit, or with `near` within six words of each other ('Anspruch auf den Pflichtteil', 'Kündigung durch den
- * Vermieter'; as an FTS5 NEAR group, the form a norm alternative takes).
+ * Vermieter'; as an FTS5 NEAR group, the form a norm alternative takes), and with `head` also by its last part alone.
+ * Words typed with ae/oe/ue for umlauts are read as the plan read them (typed-umlauts.ts).
  *
  * @example splitCompounds(db, 'law_units_fts', wordGroups(db, 'Pflichtteilsanspruch'), 'Pflichtteilsanspruch', false)
  */
-export function splitCompounds(db: Database.Database, table: string, groups: TermGroup[], query: string, near: boolean, rareBelow = RARE_BELOW): TermGroup[] {
-  const words = new Map(tokenize(query).map((token) => [token.stem, token.word]));
+export function splitCompounds(db: Database.Database, table: string, groups: TermGroup[], query: string, near: boolean, rareBelow = RARE_BELOW, head = false): TermGroup[] {
+  const words = new Map(tokenize(withTypedUmlauts(db, table, query)).map((token) => [token.stem, token.word]));
   return groups.map((group) => {
     const single = group.alternatives.length === 1 && group.alternatives[0]!.kind === 'words' && group.alternatives[0]!.terms.length === 1
       ? group.alternatives[0]!.terms[0]! : null;
@@ -56,6 +58,9 @@ export function splitCompounds(db: Database.Database, table: string, groups: Ter
     if (!parts) return group;
     const terms: QueryTerm[] = parts.map((stem) => ({ stem, prefix: false, compounds: [] }));
     const split: Alternative = near ? { kind: 'norm', stems: parts } : { kind: 'words', terms };
-    return { alternatives: [...group.alternatives, split] };
+    // With `head`, also its head alone: a compound names a kind of its last part (a 'Schnelltest' is a 'Test'); hybrid
+    // scores a group by its best alternative (group-scores.ts), so the head adds no more than one word.
+    const last: Alternative[] = head ? [{ kind: 'words', terms: [terms[1]!] }] : [];
+    return { alternatives: [...group.alternatives, split, ...last] };
   });
 }

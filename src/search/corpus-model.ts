@@ -5,6 +5,7 @@
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { chunkTexts } from '../corpus/stored-text.ts';
+import { umlautsOf } from './typed-umlauts.ts';
 import { tokenize, type Token } from './analyze.ts';
 import { blobFloats, centeredUnit, floatBlob, hash32, normalizeInPlace } from './vector-math.ts';
 import { isVectorWord, trainWordVectors } from './word-vectors.ts';
@@ -288,9 +289,16 @@ export class Bag {
   }
 }
 
-/** The vector of a query typed by a user (null: no word of it is known to the model). */
+/**
+ * The vector of a query typed by a user (null: no word of it is known to the model). A word the model does not know
+ * whose umlauts were typed as ae/oe/ue ('Kuendigung') counts as its umlaut form where the model knows that.
+ */
 export function embedQueryWithModel(model: TrainedModel, query: string): Float32Array | null {
   const bag = new Bag(model);
-  bag.addTokens(tokenize(query), 1);
+  for (const token of tokenize(query)) {
+    const umlauted = model.index.has(token.stem) ? null : umlautsOf(token.word);
+    const read = umlauted === null ? undefined : tokenize(umlauted)[0]?.stem;
+    bag.addStem(read !== undefined && model.index.has(read) ? read : token.stem, 1);
+  }
   return bag.vector();
 }

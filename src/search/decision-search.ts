@@ -10,6 +10,7 @@ import { exactCitationOf, exactCitationSearch, ownDecisions } from './exact-cita
 import { filterSql, type DecisionFilters, type FilterSql } from './filters.ts';
 import { hasSearchIndex } from './index-sync.ts';
 import { entriesOf, lexicalLed, reciprocalRankFusion, type ArmEntry } from './fusion.ts';
+import { bestAlternativeOrder } from './group-scores.ts';
 import { distinctAlternatives, hybridLexicalGroups } from './hybrid-groups.ts';
 import { DECISION_POOL, lexicalArm, lexicalPassages, type LexicalResult } from './lexical.ts';
 import { normArm } from './norm-arm.ts';
@@ -180,7 +181,9 @@ function hybridRanking(
   const vector = semanticArm(db, qv, args, filters);
   const fuse = (entries: ArmEntry[]) => {
     const norms = normArm(db, plan.norms, [...new Set([...entries, ...vector.entries].map((entry) => entry.decision_id))]);
-    const fused = lexicalLeads ? lexicalLed(reciprocalRankFusion([{ entries }, { entries: norms, weight: NORM_WEIGHT }]), vector.entries)
+    // Each group by its best alternative (group-scores.ts): a lay term the bridge widened counts as one word.
+    const fused = lexicalLeads ? lexicalLed(bestAlternativeOrder(db, asTyped(groups),
+      reciprocalRankFusion([{ entries }, { entries: norms, weight: NORM_WEIGHT }]), FIRST_PAGE_POOL), vector.entries)
       : reciprocalRankFusion([{ entries }, { entries: vector.entries }, { entries: norms, weight: 0.5 }]);
     return { norms, fused };
   };

@@ -17,7 +17,7 @@ import type { Alternative, TermGroup } from './query.ts';
  * einziehen'); every MRR, R@1 and R@10 of both judged sets stayed the same.
  */
 export function hybridLexicalGroups(db: Database.Database, groups: TermGroup[], query: string): TermGroup[] {
-  return distinctAlternatives(withoutUnweightedNormWords(db, splitCompounds(db, 'decisions_fts', groups, query, true, 1)));
+  return distinctAlternatives(withoutUnweightedNormWords(db, splitCompounds(db, 'decisions_fts', groups, query, true, 1, true)));
 }
 
 /**

@@ -5,6 +5,7 @@ import { parseNormenkette } from '../corpus/norms.ts';
 import { tokenize } from './analyze.ts';
 import { expansionReport, layTermsOf, type QueryExpansion } from './bridge.ts';
 import { termsOf, type Alternative, type TermGroup } from './query.ts';
+import { withTypedUmlauts } from './typed-umlauts.ts';
 
 export interface SearchPlan {
   groups: TermGroup[];
@@ -28,11 +29,13 @@ function normAlternative(norm: string): Alternative | null {
 }
 
 /**
- * Plans a query. With `bridge`, lay terms are widened by the lexicon; the report says what happened.
+ * Plans a query. Words whose umlauts were typed as ae/oe/ue are read with umlauts where the index holds only that
+ * form (typed-umlauts.ts). With `bridge`, lay terms are widened by the lexicon; the report says what happened.
  *
  * @example planQuery(db, 'Vermieter will mich rauswerfen', true).expansion.status // 'applied'
  */
-export function planQuery(db: Database.Database, query: string, bridge: boolean): SearchPlan {
+export function planQuery(db: Database.Database, typed: string, bridge: boolean): SearchPlan {
+  const query = withTypedUmlauts(db, 'decisions_fts', typed);
   const matches = bridge ? layTermsOf(query) : [];
   const groups: TermGroup[] = [];
   const norms: { law: string; unit: string }[] = [];

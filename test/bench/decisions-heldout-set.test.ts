@@ -1,7 +1,8 @@
-// The held-out judged decision set (bench/search-relevance-heldout.json): its shape, that it shares no query with the
-// tuning set (bench/search-relevance.json), and that every judged decision is one of the real decisions of
+// The held-out judged decision set (bench/search-relevance-heldout.json) and the unseen set
+// (bench/search-relevance-unseen.json, session 19): their shape, that neither shares a query with the tuning set
+// (bench/search-relevance.json) nor with the other, and that every judged decision is one of the real decisions of
 // ../shared/data the relevance corpus imports (by ECLI, or by date and Aktenzeichen; skipped when absent). The
-// judgments themselves were made by reading the decisions when the set was written.
+// judgments themselves were made by reading the decisions when the sets were written.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -14,13 +15,11 @@ interface DecisionSet { queries: { id: string; kind: string; query: string; rele
 const read = (file: string) => JSON.parse(readFileSync(new URL(`../../bench/${file}`, import.meta.url), 'utf8')) as DecisionSet;
 const heldout = read('search-relevance-heldout.json');
 const tuning = read('search-relevance.json');
+const unseen = read('search-relevance-unseen.json');
 const KEY = /^(?:ecli:ECLI:\S+|az:[^|]+\|\d{4}-\d{2}-\d{2}\|\S.*)$/u;
 
-test('held-out decision set: at least 60 queries of every kind, unique ids, keys as the bench reads them', () => {
-  const { queries } = heldout;
-  const count = (kind: string) => queries.filter((q) => q.kind === kind).length;
-  assert.ok(queries.length >= 60, `${queries.length} queries`);
-  assert.ok(count('legal') >= 20 && count('lay') >= 20 && count('identifier') >= 15, 'every kind');
+/** Unique ids, a known kind, real decisions only, judged decisions keyed as the bench reads them, no law units. */
+function assertQueries(queries: DecisionSet['queries']): void {
   assert.equal(new Set(queries.map((q) => q.id)).size, queries.length, 'ids are unique');
   for (const q of queries) {
     assert.ok(['legal', 'lay', 'identifier'].includes(q.kind), q.id);
@@ -29,6 +28,14 @@ test('held-out decision set: at least 60 queries of every kind, unique ids, keys
     assert.deepEqual(q.relevant_law_units, [], `${q.id}: laws are judged in the laws sets`);
     for (const key of q.relevant_decisions) assert.match(key, KEY, `${q.id}: ${key}`);
   }
+}
+
+test('held-out decision set: at least 60 queries of every kind, unique ids, keys as the bench reads them', () => {
+  const { queries } = heldout;
+  const count = (kind: string) => queries.filter((q) => q.kind === kind).length;
+  assert.ok(queries.length >= 60, `${queries.length} queries`);
+  assert.ok(count('legal') >= 20 && count('lay') >= 20 && count('identifier') >= 15, 'every kind');
+  assertQueries(queries);
 });
 
 test('held-out decision set: identifiers of several court styles, suffixed Aktenzeichen and ECLIs among them', () => {
@@ -41,6 +48,23 @@ test('held-out decision set: identifiers of several court styles, suffixed Akten
 });
 
 test('held-out decision set: no query of the tuning set, nor its ids', () => assertDisjoint(heldout, tuning));
+
+test('unseen decision set: at least 80 queries, mostly lay wording as typed (misspelt umlauts, questions), keys as the bench reads them', () => {
+  const { queries } = unseen;
+  const count = (kind: string) => queries.filter((q) => q.kind === kind).length;
+  assert.ok(queries.length >= 80, `${queries.length} queries`);
+  assert.ok(count('lay') >= queries.length / 2 && count('legal') >= 15 && count('identifier') >= 5, 'mostly lay, legal and identifiers beside');
+  assert.equal(new Set(queries.map((q) => q.id)).size, queries.length, 'ids are unique');
+  const lay = queries.filter((q) => q.kind === 'lay').map((q) => q.query);
+  assert.ok(lay.filter((q) => /(?:ae|oe|ue)/u.test(q) && !/[äöüß]/u.test(q)).length >= 5, 'umlauts typed as ae/oe/ue');
+  assert.ok(lay.filter((q) => q.endsWith('?')).length >= 10 && lay.some((q) => q === q.toLowerCase()), 'questions, lower-case typing');
+  assertQueries(queries);
+});
+
+test('unseen decision set: no query nor id of the tuning set or the held-out set', () => {
+  assertDisjoint(unseen, tuning);
+  assertDisjoint(unseen, heldout);
+});
 
 /** 'ecli:<ECLI upper-cased>' and '<date>|<Aktenzeichen>' of every real decision the relevance corpus imports. */
 function sourceDecisions(): Set<string> {
@@ -78,9 +102,9 @@ function sourceDecisions(): Set<string> {
   return found;
 }
 
-test('held-out decision set: every judged decision is a real decision the relevance corpus imports', skipUnlessSharedData('decisions/court_websites'), () => {
+test('held-out and unseen decision sets: every judged decision is a real decision the relevance corpus imports', skipUnlessSharedData('decisions/court_websites'), () => {
   const known = sourceDecisions();
-  for (const q of heldout.queries) {
+  for (const q of [...heldout.queries, ...unseen.queries]) {
     for (const key of q.relevant_decisions) {
       const az = /^az:[^|]+\|(.+)$/u.exec(key)?.[1];
       assert.ok(known.has(az ?? key.replace(/^ecli:(.*)$/u, (_, ecli: string) => `ecli:${ecli.toUpperCase()}`)), `${q.id}: ${key}`);
