@@ -4,6 +4,7 @@ import type { CorpusDb } from '../corpus/open.ts';
 import { decisionId } from '../corpus/ids.ts';
 import { upsertCourt } from '../corpus/seed.ts';
 import type { WriteOutcome } from '../corpus/law-store.ts';
+import { encodePageParts } from '../corpus/page-parts.ts';
 import { sql } from '../db/statements.ts';
 import { writeEdges } from '../graph/edges.ts';
 import { timed } from './import-profile.ts';
@@ -61,7 +62,7 @@ export function writeDecision(db: CorpusDb, prepared: PreparedDecision, imported
   timed('decision: find held', () => refuseHeldIdentifiers(db, row, id));
   const decisionRow = timed('decision: row', () => writeRow(db, prepared, id, importedAt));
   if (existing) timed('decision: parts', () => deleteParts(db, decisionRow));
-  timed('decision: parts', () => writeParts(db, prepared, decisionRow));
+  timed('decision: parts', () => writeParts(db, prepared, decisionRow, id));
   writeEdges(db, id, prepared.edges);
   return { outcome: existing ? 'updated' : 'imported', id };
 }
@@ -109,8 +110,11 @@ function deleteParts(db: CorpusDb, decisionRow: number): void {
   sql(db, 'DELETE FROM citation_links WHERE from_row = ?').run(decisionRow);
 }
 
-/** Writes a decision's file numbers, sections, Randnummern, chunks and norms on its row. */
-function writeParts(db: CorpusDb, prepared: PreparedDecision, decisionRow: number): void {
+/**
+ * Writes a decision's file numbers, sections, Randnummern, chunks and norms on its row, and its chunks and
+ * Randnummern packed into the row for result pages (src/corpus/page-parts.ts).
+ */
+function writeParts(db: CorpusDb, prepared: PreparedDecision, decisionRow: number, id: string): void {
   const { fileNumbers, azKeys, text, norms } = prepared;
   const insFile = sql(db, 'INSERT INTO row_file_numbers (decision_row, position, aktenzeichen, az_key) VALUES (?, ?, ?, ?)');
   fileNumbers.forEach((f, i) => insFile.run(decisionRow, i, f, azKeys[i]));
@@ -120,7 +124,12 @@ function writeParts(db: CorpusDb, prepared: PreparedDecision, decisionRow: numbe
   text.randnummern.forEach((r, i) => insRn.run(decisionRow, i, r.rn, r.start, r.end));
   const insChunk = sql(db, `INSERT INTO row_chunks (decision_row, position, section, rn_from, rn_to, start_offset, end_offset)
     VALUES (?, ?, ?, ?, ?, ?, ?)`);
-  for (const c of text.chunks) insChunk.run(decisionRow, c.position, c.section, c.rn_from, c.rn_to, c.start, c.end);
+  const chunks = text.chunks.map((c) => ({
+    id: Number(insChunk.run(decisionRow, c.position, c.section, c.rn_from, c.rn_to, c.start, c.end).lastInsertRowid),
+    section: c.section, rn_from: c.rn_from, rn_to: c.rn_to, start_offset: c.start, end_offset: c.end,
+  }));
+  const randnummern = text.randnummern.map((r) => ({ rn: r.rn, start_offset: r.start, end_offset: r.end }));
+  sql(db, 'UPDATE decisions SET page_parts = ? WHERE id = ?').run(encodePageParts(prepared.row.content_hash, { chunks, randnummern }), id);
   const insNorm = sql(db, 'INSERT INTO row_norms (decision_row, position, norm, law, unit) VALUES (?, ?, ?, ?, ?)');
   norms.forEach((n, i) => insNorm.run(decisionRow, i, n.norm, n.law, n.unit));
 }
