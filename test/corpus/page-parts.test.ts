@@ -4,14 +4,16 @@
 // a writable open of such a file adds and fills the column.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { corpusNeedsUpgrade, openCorpus } from '../../src/corpus/open.ts';
 import { decodePageParts, encodePageParts, pagePartsOfRow, type PageParts } from '../../src/corpus/page-parts.ts';
 import { searchDecisions, type SearchMode } from '../../src/search/decision-search.ts';
+import { importPaths } from '../../src/ingest/import-paths.ts';
 import { demoCorpus } from '../helpers/demo-corpus.ts';
+import { riiXml } from '../ingest/helpers.ts';
 
 const HASH = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
 
@@ -108,4 +110,29 @@ test('page parts: a file older than the column needs the upgrade, reads read-onl
     .all() as { row: number; content_hash: string; page_parts: Buffer | null }[];
   assert.equal(rows.length, 50);
   for (const row of rows) assert.deepEqual(decodePageParts(row.page_parts, row.content_hash), pagePartsOfRow(db, row.row));
+});
+
+test('page parts: a decision imported again with another text packs its new chunks, with the ids they were written with', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'juralite-page-parts-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const db = openCorpus(join(dir, 'corpus.db'));
+  t.after(() => db.close());
+  const write = async (doknr: string, paragraphs: string[]) => {
+    const file = join(dir, `${doknr}.xml`);
+    writeFileSync(file, riiXml({ doknr, datum: '20240101', aktenzeichen: `VIII ZR ${doknr.slice(-1)}/24`,
+      gruende: paragraphs.map((text, i) => ({ rn: i + 1, text })) }));
+    await importPaths(db, [file]);
+  };
+  const long = (word: string) => Array.from({ length: 12 }, (_, i) => `${word} ${i}: ${'Die Kündigung des Mietverhältnisses ist wirksam. '.repeat(8)}`);
+  await write('PART00000001', long('Erstens'));
+  await write('PART00000002', long('Zweitens'));
+  await write('PART00000001', long('Anders').slice(0, 7));
+  const rows = db.prepare('SELECT r.row, d.content_hash, d.page_parts FROM decisions d JOIN decision_rows r ON r.id = d.id')
+    .all() as { row: number; content_hash: string; page_parts: Buffer | null }[];
+  assert.equal(rows.length, 2);
+  for (const row of rows) {
+    const parts = decodePageParts(row.page_parts, row.content_hash);
+    assert.ok(parts && parts.chunks.length > 1 && parts.randnummern.length >= 7, `row ${row.row}`);
+    assert.deepEqual(parts, pagePartsOfRow(db, row.row), `row ${row.row}`);
+  }
 });
