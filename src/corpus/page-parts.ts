@@ -117,14 +117,6 @@ export function pagePartsOfRow(db: Database.Database, decisionRow: number): Page
   };
 }
 
-/** Packs decision `decisionRow`'s parts from the tables into its row (the importer, after writing them). */
-export function writePageParts(db: Database.Database, decisionRow: number): void {
-  const row = sql<[number], { id: string; content_hash: string }>(db,
-    'SELECT d.id, d.content_hash FROM decision_rows r JOIN decisions d ON d.id = r.id WHERE r.row = ?').get(decisionRow);
-  if (!row) return;
-  sql(db, 'UPDATE decisions SET page_parts = ? WHERE id = ?').run(encodePageParts(row.content_hash, pagePartsOfRow(db, decisionRow)), row.id);
-}
-
 /** Whether the connection's corpus has the column (a file of schema 4 written before Session 19 has not). */
 export function hasPageParts(db: Database.Database): boolean {
   let held = columnHeld.get(db);
@@ -149,9 +141,11 @@ export function addPageParts(db: Database.Database): void {
   const done = db.prepare(`SELECT value FROM meta WHERE key = 'page_parts'`).pluck().get();
   if (done === '1') return;
   db.transaction(() => {
-    const missing = db.prepare('SELECT r.row FROM decisions d JOIN decision_rows r ON r.id = d.id WHERE d.page_parts IS NULL ORDER BY d.rowid')
-      .pluck().all() as number[];
-    for (const row of missing) writePageParts(db, row);
+    // In the order of the decisions' b-tree, each row written where it is (by rowid, no UUID looked up again).
+    const missing = db.prepare(`SELECT d.rowid AS at, r.row, d.content_hash FROM decisions d JOIN decision_rows r ON r.id = d.id
+      WHERE d.page_parts IS NULL ORDER BY d.rowid`).all() as { at: number; row: number; content_hash: string }[];
+    const write = db.prepare('UPDATE decisions SET page_parts = ? WHERE rowid = ?');
+    for (const { at, row, content_hash: hash } of missing) write.run(encodePageParts(hash, pagePartsOfRow(db, row)), at);
     db.prepare(`INSERT INTO meta (key, value) VALUES ('page_parts', '1') ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run();
   })();
 }
