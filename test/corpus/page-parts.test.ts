@@ -136,3 +136,20 @@ test('page parts: a decision imported again with another text packs its new chun
     assert.deepEqual(parts, pagePartsOfRow(db, row.row), `row ${row.row}`);
   }
 });
+
+test('page parts: a page reads the packed parts where they are trusted, not the tables', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'juralite-page-parts-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const demo = await demoCorpus();
+  // The tables changed behind the packed parts' back (no page reads them while the parts are trusted).
+  const path = copyOf(demo, dir, 'tables-changed.db', (db) => db.exec(`UPDATE row_chunks SET section = 'geändert';
+    UPDATE row_randnummern SET rn = rn + 1000`));
+  const original = openCorpus(demo, { readonly: true });
+  t.after(() => original.close());
+  const changed = openCorpus(path, { readonly: true });
+  t.after(() => changed.close());
+  const args = { query: 'Kündigung Mietverhältnis', mode: 'keyword' as SearchMode, limit: 20, page: 1, bridge: true };
+  const answer = await searchDecisions(original, args);
+  assert.ok(answer.results.some((item) => item.snippets.some((snippet) => snippet.rn !== null)), 'a snippet with its Randnummer');
+  assert.deepEqual(await searchDecisions(changed, args), answer);
+});
