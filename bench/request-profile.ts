@@ -76,7 +76,7 @@ function pageSteps(time: ReturnType<typeof timer>, ranking: Ranking) {
   const page = time('page: chunks and texts', () => new PageChunks(db, slice.map((entry) => entry.decision_id), groups));
   let ranked = ranking.pageOf ? ranking.pageOf(slice.map((entry) => entry.decision_id), page) : slice;
   if (ranking.fillPage) ranked = time('page: passages (query words in chunks)', () => ranking.fillPage!(ranked, page));
-  const items = time('page: items (snippets, Randnummern, rows)', () => decisionItems(db, ranked, groups, false, page));
+  const items = time('page: items (snippets, Randnummern, rows)', () => decisionItems(ranked, groups, false, page));
   const cited = time('frequently_cited_by_results', () => frequentlyCitedByRows(db, items.map((item) => page.decision(item.id)!.row)));
   time('JSON of the answer', () => JSON.stringify({ results: items, frequently_cited_by_results: cited }));
 }

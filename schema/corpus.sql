@@ -50,7 +50,10 @@ CREATE TABLE IF NOT EXISTS decisions (
   source_format  TEXT NOT NULL,                -- 'rii-xml', 'oldp-json'
   source_name    TEXT,                         -- file (and archive member) it was read from
   content_hash   TEXT NOT NULL,                -- sha256 of the normalized record: unchanged re-imports are skipped
-  imported_at    TEXT NOT NULL
+  imported_at    TEXT NOT NULL,
+  page_parts     BLOB                          -- its row_chunks and row_randnummern rows packed for result pages,
+                                               -- trusted while content_hash is the one packed with them (NULL: read
+                                               -- the tables; src/corpus/page-parts.ts)
 );
 CREATE INDEX IF NOT EXISTS decisions_court_date ON decisions(court, date);
 CREATE INDEX IF NOT EXISTS decisions_date ON decisions(date);

@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { seedRegistries } from './seed.ts';
 import { registerTextFunctions } from './stored-text.ts';
+import { addPageParts } from './page-parts.ts';
 import { rebuildCitationEdges } from '../graph/edges.ts';
 import { addSearchDocFilterColumns, SEARCH_INDEX_VERSION, syncSearchIndex, upgradeSearchIndex } from '../search/index-sync.ts';
 import { completeImpactLists } from '../search/impact-lists.ts';
@@ -85,6 +86,7 @@ export function openCorpus(path: string, options: OpenCorpusOptions = {}): Corpu
       addCoverageVerifiedAt(db);
       keyPartsOnRows(db);
       db.exec(corpusSchemaSql());
+      addPageParts(db);
       // Whatever the version says: a file whose edges are still a table (versions 1 and 2, or a build of version 3
       // from before the graph moved to integer keys) is moved over; otherwise this finds nothing to do.
       keyGraphOnRows(db);
@@ -119,7 +121,9 @@ export function corpusNeedsUpgrade(path: string, options: Omit<OpenCorpusOptions
     const version = probe.pragma('user_version', { simple: true }) as number;
     if (version === 0) return false;
     const searchIndex = probe.prepare(`SELECT value FROM meta WHERE key = 'search_index_version'`).pluck().get();
-    return version < CORPUS_SCHEMA_VERSION || searchIndex !== String(SEARCH_INDEX_VERSION) || searchQueued(probe);
+    // A file written before decisions.page_parts (Session 19) has the column added and filled.
+    const pageParts = probe.prepare(`SELECT value FROM meta WHERE key = 'page_parts'`).pluck().get();
+    return version < CORPUS_SCHEMA_VERSION || searchIndex !== String(SEARCH_INDEX_VERSION) || searchQueued(probe) || pageParts !== '1';
   } finally {
     probe.close();
   }

@@ -4,6 +4,7 @@ import type { CorpusDb } from '../corpus/open.ts';
 import { decisionId } from '../corpus/ids.ts';
 import { upsertCourt } from '../corpus/seed.ts';
 import type { WriteOutcome } from '../corpus/law-store.ts';
+import { encodePageParts } from '../corpus/page-parts.ts';
 import { sql } from '../db/statements.ts';
 import { writeEdges } from '../graph/edges.ts';
 import { timed } from './import-profile.ts';
@@ -59,9 +60,12 @@ export function writeDecision(db: CorpusDb, prepared: PreparedDecision, imported
     doknr: row.doknr, ecli: row.ecli, court: row.court, date: row.date, aktenzeichen: row.aktenzeichen,
   });
   timed('decision: find held', () => refuseHeldIdentifiers(db, row, id));
-  const decisionRow = timed('decision: row', () => writeRow(db, prepared, id, importedAt));
+  // The chunks' ids are chosen here, as SQLite would choose them (after the largest), so that the row can hold its
+  // chunks packed for result pages when it is written (src/corpus/page-parts.ts): no second write of the row.
+  const chunkIds = nextChunkIds(db, prepared.text.chunks.length);
+  const decisionRow = timed('decision: row', () => writeRow(db, prepared, id, importedAt, chunkIds));
   if (existing) timed('decision: parts', () => deleteParts(db, decisionRow));
-  timed('decision: parts', () => writeParts(db, prepared, decisionRow));
+  timed('decision: parts', () => writeParts(db, prepared, decisionRow, chunkIds));
   writeEdges(db, id, prepared.edges);
   return { outcome: existing ? 'updated' : 'imported', id };
 }
@@ -75,17 +79,32 @@ function refuseHeldIdentifiers(db: CorpusDb, row: PreparedDecision['row'], id: s
   }
 }
 
+/** Ids for `count` new chunks: after the largest held (the ids of a decision's chunks follow one another). */
+function nextChunkIds(db: CorpusDb, count: number): number[] {
+  const largest = sql<[], { id: number | null }>(db, 'SELECT max(id) AS id FROM row_chunks').get()!.id ?? 0;
+  return Array.from({ length: count }, (_, i) => largest + 1 + i);
+}
+
+/** The decision's chunks and Randnummern as its row packs them, the chunks with the ids they are written with. */
+function pageParts(prepared: PreparedDecision, chunkIds: number[]): Buffer {
+  const { text, row } = prepared;
+  return encodePageParts(row.content_hash, {
+    chunks: text.chunks.map((c, i) => ({ id: chunkIds[i], section: c.section, rn_from: c.rn_from, rn_to: c.rn_to, start_offset: c.start, end_offset: c.end })),
+    randnummern: text.randnummern.map((r) => ({ rn: r.rn, start_offset: r.start, end_offset: r.end })),
+  });
+}
+
 /** Writes the decision's row (and its court); returns its integer row. */
-function writeRow(db: CorpusDb, prepared: PreparedDecision, id: string, importedAt: string): number {
+function writeRow(db: CorpusDb, prepared: PreparedDecision, id: string, importedAt: string, chunkIds: number[]): number {
   const { row, court } = prepared;
   upsertCourt(db, court);
   sql(db, `
     INSERT INTO decisions (id, doknr, ecli, court, court_raw, chamber, date, aktenzeichen, document_type, document_kind,
       title, leitsatz, norms, text_zstd, text_length, has_rn_anchors, rn_from, rn_to, source_format, source_name,
-      content_hash, imported_at)
+      content_hash, imported_at, page_parts)
     VALUES (@id, @doknr, @ecli, @court, @court_raw, @chamber, @date, @aktenzeichen, @document_type, @document_kind,
       @title, @leitsatz, @norms, @text_zstd, @text_length, @has_rn_anchors, @rn_from, @rn_to, @source_format,
-      @source_name, @content_hash, @imported_at)
+      @source_name, @content_hash, @imported_at, @page_parts)
     ON CONFLICT(id) DO UPDATE SET doknr = excluded.doknr, ecli = excluded.ecli, court = excluded.court,
       court_raw = excluded.court_raw, chamber = excluded.chamber, date = excluded.date,
       aktenzeichen = excluded.aktenzeichen, document_type = excluded.document_type,
@@ -93,8 +112,8 @@ function writeRow(db: CorpusDb, prepared: PreparedDecision, id: string, imported
       norms = excluded.norms, text_zstd = excluded.text_zstd, text_length = excluded.text_length,
       has_rn_anchors = excluded.has_rn_anchors, rn_from = excluded.rn_from, rn_to = excluded.rn_to,
       source_format = excluded.source_format, source_name = excluded.source_name,
-      content_hash = excluded.content_hash, imported_at = excluded.imported_at
-  `).run({ ...row, id, imported_at: importedAt });
+      content_hash = excluded.content_hash, imported_at = excluded.imported_at, page_parts = excluded.page_parts
+  `).run({ ...row, id, imported_at: importedAt, page_parts: pageParts(prepared, chunkIds) });
 
   // The decision's parts are written on its integer row (schema 4), which the insert above gave it.
   return sql<[string], { row: number }>(db, 'SELECT row FROM decision_rows WHERE id = ?').get(id)!.row;
@@ -109,8 +128,8 @@ function deleteParts(db: CorpusDb, decisionRow: number): void {
   sql(db, 'DELETE FROM citation_links WHERE from_row = ?').run(decisionRow);
 }
 
-/** Writes a decision's file numbers, sections, Randnummern, chunks and norms on its row. */
-function writeParts(db: CorpusDb, prepared: PreparedDecision, decisionRow: number): void {
+/** Writes a decision's file numbers, sections, Randnummern, chunks (with the ids its row packs) and norms on its row. */
+function writeParts(db: CorpusDb, prepared: PreparedDecision, decisionRow: number, chunkIds: number[]): void {
   const { fileNumbers, azKeys, text, norms } = prepared;
   const insFile = sql(db, 'INSERT INTO row_file_numbers (decision_row, position, aktenzeichen, az_key) VALUES (?, ?, ?, ?)');
   fileNumbers.forEach((f, i) => insFile.run(decisionRow, i, f, azKeys[i]));
@@ -118,9 +137,9 @@ function writeParts(db: CorpusDb, prepared: PreparedDecision, decisionRow: numbe
   text.sections.forEach((s, i) => insSection.run(decisionRow, i, s.name, s.start, s.end));
   const insRn = sql(db, 'INSERT INTO row_randnummern (decision_row, position, rn, start_offset, end_offset) VALUES (?, ?, ?, ?, ?)');
   text.randnummern.forEach((r, i) => insRn.run(decisionRow, i, r.rn, r.start, r.end));
-  const insChunk = sql(db, `INSERT INTO row_chunks (decision_row, position, section, rn_from, rn_to, start_offset, end_offset)
-    VALUES (?, ?, ?, ?, ?, ?, ?)`);
-  for (const c of text.chunks) insChunk.run(decisionRow, c.position, c.section, c.rn_from, c.rn_to, c.start, c.end);
+  const insChunk = sql(db, `INSERT INTO row_chunks (id, decision_row, position, section, rn_from, rn_to, start_offset, end_offset)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+  text.chunks.forEach((c, i) => insChunk.run(chunkIds[i], decisionRow, c.position, c.section, c.rn_from, c.rn_to, c.start, c.end));
   const insNorm = sql(db, 'INSERT INTO row_norms (decision_row, position, norm, law, unit) VALUES (?, ?, ?, ?, ?)');
   norms.forEach((n, i) => insNorm.run(decisionRow, i, n.norm, n.law, n.unit));
 }

@@ -313,7 +313,7 @@ function rankedPage(db: Database.Database, ranking: Ranking, from: number, count
   const page = new PageChunks(db, slice.map((entry) => entry.decision_id), groups);
   let ranked = ranking.pageOf ? ranking.pageOf(slice.map((entry) => entry.decision_id), page) : slice;
   if (ranking.fillPage) ranked = ranking.fillPage(ranked, page);
-  const items = calibrated(decisionItems(db, ranked, groups, combined, page), from);
+  const items = calibrated(decisionItems(ranked, groups, combined, page), from);
   return { items, rows: items.map((item) => page.decision(item.id)!.row) };
 }
 

@@ -1,9 +1,11 @@
-// A result page's decisions read once: their rows, their chunks and their texts, by the decisions' integer rows
-// (schema 4) after one lookup of the page's UUIDs (the views chunks and decision_randnummern would look each UUID up
-// again per statement). The passage choice and the snippets both work on the chunks, and the query's words found in
-// a chunk are found once for both.
+// A result page's decisions read once, in one statement: their rows, their stored texts and their chunks and printed
+// Randnummern packed in the row (decisions.page_parts, src/corpus/page-parts.ts; Session 19). A decision whose parts
+// are not packed (a file older than the column, opened read-only, or a decision written again by an older juralite)
+// has them read from row_chunks and row_randnummern by its integer row, as before. The passage choice and the snippets
+// both work on the chunks, and the query's words found in a chunk are found once for both.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
+import { decodePageParts, hasPageParts, type PartRandnummer } from '../corpus/page-parts.ts';
 import { withTexts } from '../corpus/stored-text.ts';
 import { pageTexts } from './page-texts.ts';
 import type { Token } from './analyze.ts';
@@ -24,38 +26,68 @@ export interface PageDecision {
   title: string | null;
 }
 
+/** A printed paragraph (Randnummer) of a decision: its number and its span of the text (code points). */
+export type Paragraph = PartRandnummer;
+
+type ChunkRow = Omit<Passage, 'text'> & { end_offset: number };
+type DecisionRow = PageDecision & { text_zstd: Buffer; content_hash?: string; page_parts?: Buffer | null };
+
+const COLUMNS = 'd.id, r.row, d.aktenzeichen, d.court, d.date, d.document_kind, d.title, d.text_zstd';
+
 export class PageChunks {
   /** Whether a word's stem answers the query (termMatcher of the page's query groups). */
   readonly #isMatch: TermMatcher;
+  readonly #db: Database.Database;
   readonly #decisions = new Map<string, PageDecision>();
   readonly #byDecision = new Map<string, Passage[]>();
+  readonly #paragraphs = new Map<number, Paragraph[]>();
+  /** Decision rows whose parts were not packed: their Randnummern are read from the table when first asked for. */
+  readonly #unpacked: number[] = [];
   readonly #matches = new Map<number, Token[]>();
 
-  /** Reads the decisions `ids` (a UUID naming none is left out), then their chunks by row, in one statement each. */
+  /**
+   * Reads the decisions `ids` (a UUID naming none is left out) with their stored texts and packed parts in one
+   * statement; the chunks of a decision without packed parts in a second one (by row). A text kept from an earlier
+   * page is not decompressed again (page-texts.ts).
+   */
   constructor(db: Database.Database, ids: string[], groups: TermGroup[]) {
+    this.#db = db;
     this.#isMatch = termMatcher(groups);
-    const decisions = sql<[string], PageDecision>(db, `SELECT d.id, r.row, d.aktenzeichen, d.court, d.date, d.document_kind, d.title
+    const packed = hasPageParts(db);
+    const decisions = sql<[string], DecisionRow>(db, `SELECT ${COLUMNS}${packed ? ', d.content_hash, d.page_parts' : ''}
       FROM decisions d JOIN decision_rows r ON r.id = d.id WHERE d.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids));
+    const stored = new Map<string, Buffer>();
+    const chunksOf = new Map<string, ChunkRow[]>();
     const idOfRow = new Map<number, string>();
-    for (const decision of decisions) {
+    for (const { text_zstd: text, content_hash: hash, page_parts: parts, ...decision } of decisions) {
       this.#decisions.set(decision.id, decision);
-      idOfRow.set(decision.row, decision.id);
+      stored.set(decision.id, text);
+      const unpacked = hash === undefined ? undefined : decodePageParts(parts ?? null, hash);
+      if (unpacked) {
+        chunksOf.set(decision.id, unpacked.chunks);
+        this.#paragraphs.set(decision.row, unpacked.randnummern);
+      } else {
+        idOfRow.set(decision.row, decision.id);
+        this.#unpacked.push(decision.row);
+      }
     }
-    // A chunk's text is cut from its decision's text (held once, compressed: src/corpus/stored-text.ts).
-    const rows = sql<[string], Omit<Passage, 'text'> & { decision_row: number; end_offset: number }>(db, `
-      SELECT decision_row, id, section, rn_from, rn_to, start_offset, end_offset FROM row_chunks
-      WHERE decision_row IN (SELECT value FROM json_each(?)) ORDER BY decision_row, position`)
-      .all(JSON.stringify([...idOfRow.keys()]));
+    if (idOfRow.size > 0) {
+      const rows = sql<[string], ChunkRow & { decision_row: number }>(db, `
+        SELECT decision_row, id, section, rn_from, rn_to, start_offset, end_offset FROM row_chunks
+        WHERE decision_row IN (SELECT value FROM json_each(?)) ORDER BY decision_row, position`)
+        .all(JSON.stringify([...idOfRow.keys()]));
+      for (const { decision_row: row, ...chunk } of rows) {
+        const decisionId = idOfRow.get(row)!;
+        let list = chunksOf.get(decisionId);
+        if (!list) chunksOf.set(decisionId, list = []);
+        list.push(chunk);
+      }
+    }
     // Each decision's text decompressed once, or kept from an earlier page (src/search/page-texts.ts).
-    const texts = pageTexts(db, ids.filter((id) => this.#decisions.has(id)));
-    const spans = new Map<string, typeof rows>();
-    for (const row of rows) {
-      const decisionId = idOfRow.get(row.decision_row)!;
-      let list = spans.get(decisionId);
-      if (!list) spans.set(decisionId, list = []);
-      list.push(row);
-    }
-    for (const [decisionId, list] of spans) {
+    const texts = pageTexts(db, ids.filter((id) => this.#decisions.has(id)), undefined, stored);
+    for (const [decisionId, list] of chunksOf) {
+      if (list.length === 0) continue;
+      // A chunk's text is cut from its decision's text (held once, compressed: src/corpus/stored-text.ts).
       this.#byDecision.set(decisionId, withTexts(texts.get(decisionId) ?? '', list).map((row) => ({
         id: row.id, section: row.section, rn_from: row.rn_from, rn_to: row.rn_to, start_offset: row.start_offset, text: row.text,
       })));
@@ -70,6 +102,22 @@ export class PageChunks {
   /** A decision's chunks in position order (none for a decision not on the page). */
   of(decisionId: string): Passage[] {
     return this.#byDecision.get(decisionId) ?? [];
+  }
+
+  /** The printed paragraphs of a page decision, by its row, in position order (none where it prints none). */
+  paragraphs(decisionRow: number): Paragraph[] {
+    if (this.#unpacked.length > 0) {
+      // Those of every decision without packed parts, in one statement, the first time any is asked for.
+      const rows = sql<[string], Paragraph & { decision_row: number }>(this.#db, `SELECT decision_row, rn, start_offset, end_offset
+        FROM row_randnummern WHERE decision_row IN (SELECT value FROM json_each(?)) ORDER BY decision_row, position`)
+        .all(JSON.stringify(this.#unpacked.splice(0)));
+      for (const { decision_row: row, ...paragraph } of rows) {
+        let list = this.#paragraphs.get(row);
+        if (!list) this.#paragraphs.set(row, list = []);
+        list.push(paragraph);
+      }
+    }
+    return this.#paragraphs.get(decisionRow) ?? [];
   }
 
   /** The words of a chunk that answer the query, in order. */

@@ -16,12 +16,14 @@ const kept = new WeakMap<Database.Database, Kept>();
 
 /**
  * The texts of decisions `ids` as the corpus holds them now (an id naming no decision is absent), decompressing
- * only those not kept from an earlier page; those are read in one statement. Call inside the read transaction the
+ * only those not kept from an earlier page; those are read in one statement, or taken from `stored` (their
+ * decisions.text_zstd, where the caller read them with the decisions' rows). Call inside the read transaction the
  * page is read in.
  *
  * @example const texts = pageTexts(db, ['3f2c…', '9a41…']); texts.get('3f2c…')
  */
-export function pageTexts(db: Database.Database, ids: readonly string[], limit = PAGE_TEXT_CHARS): Map<string, string> {
+export function pageTexts(db: Database.Database, ids: readonly string[], limit = PAGE_TEXT_CHARS,
+  stored?: ReadonlyMap<string, Uint8Array>): Map<string, string> {
   const version = corpusVersion(db);
   let cache = kept.get(db);
   if (!cache || cache.version !== version) kept.set(db, cache = { version, texts: new Map(), chars: 0 });
@@ -37,9 +39,9 @@ export function pageTexts(db: Database.Database, ids: readonly string[], limit =
   }
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length > 0) {
-    const stored = sql<[string], { id: string; text_zstd: Buffer }>(db,
-      'SELECT id, text_zstd FROM decisions WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(missing));
-    const byId = new Map(stored.map((row) => [row.id, row.text_zstd]));
+    const byId = stored ?? new Map(sql<[string], { id: string; text_zstd: Buffer }>(db,
+      'SELECT id, text_zstd FROM decisions WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(missing))
+      .map((row) => [row.id, row.text_zstd]));
     for (const id of missing) {
       const blob = byId.get(id);
       if (blob === undefined || found.has(id)) continue;

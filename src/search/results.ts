@@ -1,11 +1,9 @@
 // Decision result items (api-v1.md, "Search result items"): the decision's row, its best passage as snippet with
 // Randnummer, up to three passages as snippets, and a confidence read off how much of the query the passages hold.
-import type Database from 'better-sqlite3';
-import { sql } from '../db/statements.ts';
 import { FORTGELTUNG } from '../corpus/read-decision.ts';
 import { codePointLength } from '../text/code-points.ts';
 import { tokenize } from './analyze.ts';
-import type { PageChunks, Passage } from './page-chunks.ts';
+import type { PageChunks, Paragraph, Passage } from './page-chunks.ts';
 import { termMatcher, type TermGroup, type TermMatcher } from './query.ts';
 import { snippetAround, snippetOfMatches, type Snippet } from './snippets.ts';
 
@@ -53,21 +51,6 @@ function confidenceOfStems(matchers: TermMatcher[], stems: Set<string>): Confide
   return share === 1 ? 'high' : share >= 0.5 ? 'medium' : 'low';
 }
 
-interface Paragraph { rn: number; start_offset: number; end_offset: number }
-
-/** The printed paragraphs (Randnummern) of decisions, by decision row (`rows`: a JSON array). */
-function paragraphsOf(db: Database.Database, rows: string): Map<number, Paragraph[]> {
-  const byRow = new Map<number, Paragraph[]>();
-  const found = sql<[string], Paragraph & { decision_row: number }>(db, `SELECT decision_row, rn, start_offset, end_offset
-    FROM row_randnummern WHERE decision_row IN (SELECT value FROM json_each(?)) ORDER BY decision_row, position`).all(rows);
-  for (const { decision_row: row, ...paragraph } of found) {
-    let list = byRow.get(row);
-    if (!list) byRow.set(row, list = []);
-    list.push(paragraph);
-  }
-  return byRow;
-}
-
 /** The Randnummer whose paragraph holds a code-point offset of the decision text, or null (none printed there). */
 function rnAt(paragraphs: Paragraph[], offset: number): number | null {
   return paragraphs.find((p) => p.start_offset <= offset && p.end_offset > offset)?.rn ?? null;
@@ -81,12 +64,9 @@ function passageSnippet(paragraphs: Paragraph[], chunk: Passage, snippet: Snippe
 /**
  * Builds the result items for ranked decisions (already paged), their passages read from `page`.
  *
- * @example decisionItems(db, [{ decision_id, chunks: [12, 14] }], groups, false, new PageChunks(db, [decision_id], groups))
+ * @example decisionItems([{ decision_id, chunks: [12, 14] }], groups, false, new PageChunks(db, [decision_id], groups))
  */
-export function decisionItems(db: Database.Database, ranked: RankedDecision[], groups: TermGroup[], combined: boolean, page: PageChunks): DecisionItem[] {
-  // The page's decisions as PageChunks read them; their printed paragraphs in one statement, by row.
-  const rows = ranked.map((entry) => page.decision(entry.decision_id)).filter((row) => row !== undefined);
-  const paragraphs = paragraphsOf(db, JSON.stringify(rows.map((row) => row.row)));
+export function decisionItems(ranked: RankedDecision[], groups: TermGroup[], combined: boolean, page: PageChunks): DecisionItem[] {
   const matchers = groupMatchers(groups);
   const items: DecisionItem[] = [];
   for (const entry of ranked) {
@@ -95,7 +75,8 @@ export function decisionItems(db: Database.Database, ranked: RankedDecision[], g
     const passages = entry.chunks.map((id) => held.find((chunk) => chunk.id === id)).filter((c) => c !== undefined);
     if (!row || passages.length === 0) continue;
     const cut = passages.map((c) => (entry.exact ? snippetAround(c.text, entry.exact) : snippetOfMatches(c.text, page.matches(c))));
-    const printed = passages.some((c) => c.rn_from !== null) ? paragraphs.get(row.row) ?? [] : [];
+    // The page's decisions' printed paragraphs as PageChunks read them (packed in the decision's row).
+    const printed = passages.some((c) => c.rn_from !== null) ? page.paragraphs(row.row) : [];
     const snippets = passages.map((c, i) => passageSnippet(printed, c, cut[i]));
     const best = passages[0];
     items.push({

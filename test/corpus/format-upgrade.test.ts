@@ -57,7 +57,7 @@ function writeVersion2(current: Database.Database, path: string): void {
 
 function copyDecisions(current: Database.Database, old: Database.Database, text: Map<string, string>): void {
   const rows = current.prepare('SELECT * FROM decisions').all() as Record<string, unknown>[];
-  const columns = [...Object.keys(rows[0]).filter((c) => c !== 'text_zstd'), 'full_text'];
+  const columns = [...Object.keys(rows[0]).filter((c) => c !== 'text_zstd' && c !== 'page_parts'), 'full_text'];
   const insert = old.prepare(`INSERT INTO decisions (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`);
   for (const row of rows) insert.run({ ...row, text_zstd: undefined, full_text: text.get(row.id as string) });
 }
