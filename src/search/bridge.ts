@@ -39,25 +39,41 @@ const LAY_TERMS: LayTerm[] = LEXICON.entries
 /** Number of lay terms the lexicon holds. */
 export const LAY_TERM_COUNT = LAY_TERMS.length;
 
+/** The lay terms (their places in LAY_TERMS, ascending) by their first word: a query looks up its own words only. */
+const TERMS_BY_FIRST_WORD = new Map<string, number[]>();
+LAY_TERMS.forEach((term, place) => {
+  const places = TERMS_BY_FIRST_WORD.get(term.words[0]!);
+  if (places) places.push(place);
+  else TERMS_BY_FIRST_WORD.set(term.words[0]!, [place]);
+});
+
 /**
  * The lay terms of a query, longest first and never overlapping, in query order.
+ *
+ * Taken as if every lay term were tried at every position in LAY_TERMS' order: only the terms whose words occur at a
+ * position are looked at (by their first word), in that same order, so the overlaps resolve alike (a query of five
+ * words tried all 1,762 terms at each position before: some 0.3 ms and 300 KB of garbage a search).
  *
  * @example layTermsOf('Vermieter will mich rauswerfen')[0].legal // ['Kündigung', 'Räumungsklage', ...]
  */
 export function layTermsOf(query: string): LayMatch[] {
   const tokens = [...query.toLowerCase().matchAll(TOKEN)].map((m) => ({ word: m[0], start: m.index, end: m.index + m[0].length }));
+  const found: { place: number; at: number }[] = [];
+  tokens.forEach((token, at) => {
+    for (const place of TERMS_BY_FIRST_WORD.get(token.word) ?? []) {
+      const { words } = LAY_TERMS[place]!;
+      if (at + words.length <= tokens.length && words.every((word, k) => tokens[at + k]!.word === word)) found.push({ place, at });
+    }
+  });
+  found.sort((a, b) => a.place - b.place || a.at - b.at);
   const taken = new Array<boolean>(tokens.length).fill(false);
   const matches: (LayMatch & { at: number })[] = [];
-  for (const term of LAY_TERMS) {
-    for (let i = 0; i + term.words.length <= tokens.length; i++) {
-      const span = term.words.map((_, k) => i + k);
-      if (span.some((k) => taken[k]) || !term.words.every((w, k) => tokens[i + k].word === w)) continue;
-      for (const k of span) taken[k] = true;
-      matches.push({
-        at: i, lay: term.lay, start: tokens[i].start, end: tokens[i + term.words.length - 1].end,
-        legal: term.entry.legal, norms: term.entry.norms,
-      });
-    }
+  for (const { place, at } of found) {
+    const term = LAY_TERMS[place]!;
+    const last = at + term.words.length - 1;
+    if (taken.slice(at, last + 1).some(Boolean)) continue;
+    taken.fill(true, at, last + 1);
+    matches.push({ at, lay: term.lay, start: tokens[at]!.start, end: tokens[last]!.end, legal: term.entry.legal, norms: term.entry.norms });
   }
   return matches.sort((a, b) => a.at - b.at).map(({ at: _at, ...match }) => match);
 }
