@@ -25,12 +25,13 @@ import { BM25, indexFingerprint } from './rank-range.ts';
 /** FTS5's BM25 constant k1 (fts5_aux.c): a phrase's saturation stays below k1 + 1. */
 export const K1 = 1.2;
 /**
- * Rows listed per phrase for an index of `rows` rows: 1,000, and a hundredth of the rows beyond 100,000. At 500k
- * decisions lists of 1,000 / 2,500 / 5,000 rows proved 51 / 56 / 57 of 60 keyword pages and 24 / 46 / 56 of 60
- * pools of 200 (bench/README, session 18): a phrase's matches grow with the corpus, and a list of fixed length bounds
- * the rows outside it less and less.
+ * Rows listed per phrase for an index of `rows` rows: 4,000, and a 25th of the rows beyond 100,000. A phrase's matches
+ * grow with the corpus, and a list of fixed length bounds the rows outside it less and less (session 18: at 500k lists
+ * of 1,000 / 2,500 / 5,000 rows proved 51 / 56 / 57 of 60 keyword pages through FTS5). Since session 19 a ranking is
+ * proven from the lists' terms alone where the pool's rows are listed for every phrase: at 100k, lists of 1,000 /
+ * 2,000 / 3,000 / 4,000 rows proved 36 / 70 / 80 / 88 of 100 keyword pages so (bench/README, session 19).
  */
-export const listLength = (rows: number) => Math.max(1_000, Math.ceil(rows / 100));
+export const listLength = (rows: number) => Math.max(4_000, Math.ceil(rows / 25));
 /** Phrases matching fewer rows get no list: the top-k path reads all their rows. */
 export const LIST_MIN_ROWS = 300;
 /** Rows written or removed since the build that the top-k path scores on every query before the drain builds anew. */
@@ -134,12 +135,15 @@ function encodeList(ids: number[], saturations: number[]): Buffer {
 /** A phrase's list as stored, decoded; `terms` null where built without them. */
 export interface StoredList { rows: number; beyond: number; list: ImpactList; terms: Float64Array | null }
 
-/** A phrase's list (null: none), read once per ranking where `memo` is given (the top-k path reads it twice at most). */
-export function readList(db: Database.Database, phrase: string, memo?: Map<string, StoredList | null>): StoredList | null {
+/**
+ * A phrase's list (null: none), read once per ranking where `memo` is given (the top-k path reads it twice at most).
+ * `terms`: the state says the lists hold them (a file of an older juralite has no such column).
+ */
+export function readList(db: Database.Database, phrase: string, terms: boolean, memo?: Map<string, StoredList | null>): StoredList | null {
   const kept = memo?.get(phrase);
   if (kept !== undefined) return kept;
   const stored = sql<[string], { rows: number; beyond: number; listed: Buffer; terms: Buffer | null }>(db,
-    'SELECT rows, beyond, listed, terms FROM search_impacts WHERE phrase = ?').get(phrase);
+    `SELECT rows, beyond, listed, ${terms ? 'terms' : 'NULL AS terms'} FROM search_impacts WHERE phrase = ?`).get(phrase);
   const read = stored
     ? { rows: stored.rows, beyond: stored.beyond, list: decodeList(stored.listed), terms: stored.terms && decodeTerms(stored.terms) } : null;
   memo?.set(phrase, read);
@@ -229,13 +233,14 @@ export function impactListsHold(db: Database.Database, state: ImpactState | null
 
 /**
  * On a writable open of a file whose lists do not hold (none yet, or written since by something that does not keep
- * them) or were built before lists grew with the corpus and are shorter than listLength asks for: builds them, in a transaction of its own, and seals them.
+ * them) or were built before session 19 (no terms; shorter than listLength asks for): builds them, in a transaction
+ * of its own, and seals them.
  */
 export function completeImpactLists(db: Database.Database): void {
   const state = impactState(db);
-  // Lists built before session 18 (no length recorded) hold 1,000 rows whatever the corpus: built anew where more are
-  // due; lists built before session 19 (or by a juralite that does not write them) hold no terms: built anew.
-  if (impactListsHold(db, state) && state.terms && (state.length !== undefined || listLength(state.rows) <= 1_000)) return;
+  // Lists built before session 19 (or by a juralite that does not write them) hold no terms and are shorter than
+  // listLength asks for now: built anew.
+  if (impactListsHold(db, state) && state.terms) return;
   db.transaction(() => buildImpactLists(db))();
   sealImpactLists(db);
 }

@@ -92,7 +92,7 @@ function matches(tree: MatchTree, has: (phrase: number) => boolean | null): bool
 interface PhraseRows { ids: Int32Array; terms: Float64Array; complete: boolean }
 
 function phraseRows(db: Database.Database, phrase: string, memo: Map<string, StoredList | null>): PhraseRows | null {
-  const stored = readList(db, phrase, memo);
+  const stored = readList(db, phrase, true, memo);
   if (stored) {
     const { ids } = stored.list;
     // An empty list of a phrase in half the rows or more bounds but scores nothing.
@@ -142,6 +142,16 @@ export function slotsOfRows(): { get(id: number): number | undefined; set(id: nu
       }
     },
   };
+}
+
+/** The best `pool` of `slots` in order: those scoring at least the pool-th best score, sorted (not all of them). */
+function best(slots: number[], pool: number, score: Float64Array, order: (a: number, b: number) => number): number[] {
+  if (slots.length > 4 * pool) {
+    const scores = Float64Array.from(slots, (slot) => score[slot]).sort();
+    const least = scores[scores.length - pool];
+    slots = slots.filter((slot) => score[slot] >= least);
+  }
+  return slots.sort(order).slice(0, pool);
 }
 
 /** The rows of `ids` that pass the filter (all where there is none). */
@@ -221,35 +231,40 @@ export function listsRanking(
   });
   // Any of the phrases (hybrid's arm): every candidate is listed for one, so it matches.
   const anyPhrase = 'phrase' in parsed.tree || ('any' in parsed.tree && parsed.tree.any.every((part) => 'phrase' in part));
-  const isListed = (slot: number, phrase: number) => (listedIn[slot * words + (phrase >>> 5)] & (1 << (phrase & 31))) !== 0;
+  // The candidate the tree is tested for (one function each way, not a closure per candidate).
+  let at = 0;
+  const isListed = (phrase: number) => (listedIn[at * words + (phrase >>> 5)] & (1 << (phrase & 31))) !== 0;
+  const mayHave = (phrase: number) => (isListed(phrase) ? true : lists[phrase].complete ? false : null);
   // A row in no list: lacks every phrase of a complete list, may have those of the others.
   let others = matches(parsed.tree, (phrase) => (lists[phrase].complete ? false : null)) === false ? -Infinity : unlisted;
   const exact: number[] = [];
-  for (let slot = 0; slot < count; slot++) {
-    if (held[slot] === incomplete) {
-      if (anyPhrase || matches(parsed.tree, (phrase) => isListed(slot, phrase))) exact.push(slot);
-    } else if (anyPhrase || matches(parsed.tree, (phrase) => (isListed(slot, phrase) ? true : lists[phrase].complete ? false : null)) !== false) {
-      others = Math.max(others, score[slot] + (unlisted - heldLast[slot]));
+  for (at = 0; at < count; at++) {
+    if (held[at] === incomplete) {
+      if (anyPhrase || matches(parsed.tree, isListed)) exact.push(at);
+    } else {
+      const most = score[at] + (unlisted - heldLast[at]);
+      if (most > others && (anyPhrase || matches(parsed.tree, mayHave) !== false)) others = most;
     }
   }
-  // Best first as FTS5 orders them (score, then row id).
-  exact.sort((a, b) => score[b] - score[a] || ids[a] - ids[b]);
+  // Best first as FTS5 orders them (score, then row id); without filters only the pool's rows are ordered.
+  const byScore = (a: number, b: number) => score[b] - score[a] || ids[a] - ids[b];
+  const ordered = filter.whereOnDocs === '' ? best(exact, pool, score, byScore) : exact.sort(byScore);
   const everyMatch = others === -Infinity;
   let top: number[];
   let matched: number | null = null;
   if (filter.whereOnDocs === '') {
-    top = exact.slice(0, pool);
+    top = ordered;
     if (everyMatch) matched = exact.length;
   } else if (everyMatch) {
     const pass = passing(db, exact.map((slot) => ids[slot]), filter)!;
-    const kept = exact.filter((slot) => pass.has(ids[slot]));
+    const kept = ordered.filter((slot) => pass.has(ids[slot]));
     top = kept.slice(0, pool);
     matched = kept.length;
   } else {
     // The best rows passing the filter, read in growing steps.
     top = [];
-    for (let from = 0, step = Math.max(2 * pool, 64); from < exact.length && top.length < pool; from += step, step *= 2) {
-      const part = exact.slice(from, from + step);
+    for (let from = 0, step = Math.max(2 * pool, 64); from < ordered.length && top.length < pool; from += step, step *= 2) {
+      const part = ordered.slice(from, from + step);
       const pass = passing(db, part.map((slot) => ids[slot]), filter)!;
       for (const slot of part) if (pass.has(ids[slot]) && top.length < pool) top.push(slot);
     }

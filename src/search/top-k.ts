@@ -99,7 +99,7 @@ function candidatesOf(db: Database.Database, phrases: string[], pool: number, me
   };
   let bound = 0;
   for (const phrase of phrases) {
-    const stored = readList(db, phrase, memo);
+    const stored = readList(db, phrase, state.terms === true, memo);
     if (stored) {
       const { list } = stored;
       const beyond = stored.beyond;

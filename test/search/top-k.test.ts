@@ -205,3 +205,25 @@ test('the expressions the lists can score: phrases, AND, OR and parentheses, in 
   assert.deepEqual(parseExpression('("a" OR "b") OR "c ""d"""'), { phrases: ['"a"', '"b"', '"c ""d"""'], tree: { any: [{ phrase: 0 }, { phrase: 1 }, { phrase: 2 }] } });
   for (const other of ['NEAR("1" "kschg", 6)', 'title : ("a")', '"a" "b"', '"a" NOT "b"', '("a"', '"a" AND', '']) assert.equal(parseExpression(other), null, other);
 });
+
+test('a file whose lists predate their terms (no such column) ranks through FTS5 read-only, the same answers; a writable open adds them', async (t) => {
+  const { db, dir } = await corpus(t);
+  // As session 18's code left a file: the column absent, the state without `terms`, the seal as it was.
+  db.exec(`ALTER TABLE search_impacts DROP COLUMN terms; UPDATE meta SET value = json_remove(value, '$.terms') WHERE key = 'search_impacts'`);
+  const reader = openCorpus(join(dir, 'corpus.db'), { readonly: true });
+  t.after(() => reader.close());
+  const before = { ...topKServed(reader) };
+  const filters = filterSql({});
+  for (const word of WORDS) {
+    const { groups } = planQuery(reader, word, false);
+    const expression = matchExpression(groups, true);
+    assert.equal(reader.transaction(() => rankFromLists(reader, expression, filters, 5))(), null);
+    assert.deepEqual(rankDecisionRows(reader, expression, filters, 5, phrasesOf(groups)),
+      reader.transaction(() => rankRange(reader, expression, filters, ALL_ROWS, 5))());
+  }
+  assert.ok(topKServed(reader).proven > before.proven, 'the lists without terms proved nothing through FTS5');
+  assert.equal(topKServed(reader).fromLists, before.fromLists);
+  completeImpactLists(db);
+  assert.equal(impactState(db)!.terms, true);
+  assert.equal(db.prepare(`SELECT count(*) FROM pragma_table_info('search_impacts') WHERE name = 'terms'`).pluck().get(), 1);
+});
