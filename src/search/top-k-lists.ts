@@ -44,24 +44,16 @@ export function parseExpression(expression: string): { phrases: string[]; tree: 
   }
   const phrases: string[] = [];
   let next = 0;
-  // FTS5: AND binds tighter than OR.
-  const any = (): MatchTree | null => {
-    const parts = [all()];
-    while (tokens[next] === 'OR') {
+  // Parts joined by one operator, nested joins of the same operator flattened.
+  const chain = (operator: string, part: () => MatchTree | null, join: (parts: MatchTree[]) => MatchTree,
+    split: (tree: MatchTree) => MatchTree[]) => (): MatchTree | null => {
+    const parts = [part()];
+    while (tokens[next] === operator) {
       next++;
-      parts.push(all());
+      parts.push(part());
     }
-    return parts.some((part) => part === null) ? null : parts.length === 1 ? parts[0]
-      : { any: (parts as MatchTree[]).flatMap((part) => ('any' in part ? part.any : [part])) };
-  };
-  const all = (): MatchTree | null => {
-    const parts = [primary()];
-    while (tokens[next] === 'AND') {
-      next++;
-      parts.push(primary());
-    }
-    return parts.some((part) => part === null) ? null : parts.length === 1 ? parts[0]
-      : { all: (parts as MatchTree[]).flatMap((part) => ('all' in part ? part.all : [part])) };
+    if (parts.some((found) => found === null)) return null;
+    return parts.length === 1 ? parts[0] : join((parts as MatchTree[]).flatMap(split));
   };
   const primary = (): MatchTree | null => {
     const token = tokens[next++];
@@ -72,6 +64,9 @@ export function parseExpression(expression: string): { phrases: string[]; tree: 
     if (token?.startsWith('"')) return { phrase: phrases.push(token) - 1 };
     return null;
   };
+  // FTS5: AND binds tighter than OR.
+  const all = chain('AND', primary, (parts) => ({ all: parts }), (tree) => ('all' in tree ? tree.all : [tree]));
+  const any = chain('OR', all, (parts) => ({ any: parts }), (tree) => ('any' in tree ? tree.any : [tree]));
   const tree = tokens.length > 0 ? any() : null;
   return tree && next === tokens.length ? { phrases, tree } : null;
 }
