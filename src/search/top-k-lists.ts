@@ -71,16 +71,27 @@ export function parseExpression(expression: string): { phrases: string[]; tree: 
   return tree && next === tokens.length ? { phrases, tree } : null;
 }
 
-/** Whether the tree matches where `has(phrase)` says true (a definite match), or could match where it says null. */
-function matches(tree: MatchTree, has: (phrase: number) => boolean | null): boolean | null {
-  if ('phrase' in tree) return has(tree.phrase);
-  let unknown = false;
-  for (const part of 'all' in tree ? tree.all : tree.any) {
-    const value = matches(part, has);
-    if (value === null) unknown = true;
-    else if (value === ('any' in tree)) return value;
+/** A test of the tree: true where it matches with the phrases `has` says true for, null where it may (`has` null). */
+type TreeTest = (has: (phrase: number) => boolean | null) => boolean | null;
+
+/** The tree as nested functions (tested once per candidate: thousands per ranking). */
+function compiled(tree: MatchTree): TreeTest {
+  if ('phrase' in tree) {
+    const { phrase } = tree;
+    return (has) => has(phrase);
   }
-  return unknown ? null : 'all' in tree;
+  const parts = ('all' in tree ? tree.all : tree.any).map(compiled);
+  // all: false decides, any: true decides; otherwise null where a part may, else the other value.
+  const decides = 'any' in tree;
+  return (has) => {
+    let unknown = false;
+    for (const part of parts) {
+      const value = part(has);
+      if (value === null) unknown = true;
+      else if (value === decides) return decides;
+    }
+    return unknown ? null : !decides;
+  };
 }
 
 /** A phrase's rows with their terms, best first; complete where it holds every row the phrase matches. */
@@ -139,14 +150,19 @@ export function slotsOfRows(): { get(id: number): number | undefined; set(id: nu
   };
 }
 
-/** The best `pool` of `slots` in order: those scoring at least the pool-th best score, sorted (not all of them). */
-function best(slots: number[], pool: number, score: Float64Array, order: (a: number, b: number) => number): number[] {
-  if (slots.length > 4 * pool) {
-    const scores = Float64Array.from(slots, (slot) => score[slot]).sort();
-    const least = scores[scores.length - pool];
-    slots = slots.filter((slot) => score[slot] >= least);
+/** The best `pool` of `slots` in `order` (one pass keeping the best so far, sorted: most slots do not enter it). */
+function best(slots: number[], pool: number, order: (a: number, b: number) => number): number[] {
+  const kept: number[] = [];
+  for (const slot of slots) {
+    if (kept.length === pool && order(slot, kept[pool - 1]) >= 0) continue;
+    let at = kept.length === pool ? pool - 1 : kept.length;
+    while (at > 0 && order(slot, kept[at - 1]) < 0) {
+      kept[at] = kept[at - 1];
+      at--;
+    }
+    kept[at] = slot;
   }
-  return slots.sort(order).slice(0, pool);
+  return kept;
 }
 
 /** The rows of `ids` that pass the filter (all where there is none). */
@@ -231,19 +247,20 @@ export function listsRanking(
   const isListed = (phrase: number) => (listedIn[at * words + (phrase >>> 5)] & (1 << (phrase & 31))) !== 0;
   const mayHave = (phrase: number) => (isListed(phrase) ? true : lists[phrase].complete ? false : null);
   // A row in no list: lacks every phrase of a complete list, may have those of the others.
-  let others = matches(parsed.tree, (phrase) => (lists[phrase].complete ? false : null)) === false ? -Infinity : unlisted;
+  const matches = compiled(parsed.tree);
+  let others = matches((phrase) => (lists[phrase].complete ? false : null)) === false ? -Infinity : unlisted;
   const exact: number[] = [];
   for (at = 0; at < count; at++) {
     if (held[at] === incomplete) {
-      if (anyPhrase || matches(parsed.tree, isListed)) exact.push(at);
+      if (anyPhrase || matches(isListed)) exact.push(at);
     } else {
       const most = score[at] + (unlisted - heldLast[at]);
-      if (most > others && (anyPhrase || matches(parsed.tree, mayHave) !== false)) others = most;
+      if (most > others && (anyPhrase || matches(mayHave) !== false)) others = most;
     }
   }
   // Best first as FTS5 orders them (score, then row id); without filters only the pool's rows are ordered.
   const byScore = (a: number, b: number) => score[b] - score[a] || ids[a] - ids[b];
-  const ordered = filter.whereOnDocs === '' ? best(exact, pool, score, byScore) : exact.sort(byScore);
+  const ordered = filter.whereOnDocs === '' ? best(exact, pool, byScore) : exact.sort(byScore);
   const everyMatch = others === -Infinity;
   let top: number[];
   let matched: number | null = null;
