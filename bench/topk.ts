@@ -32,7 +32,7 @@ if (!values.db) {
 const load = () => execSync('uptime').toString().trim().replace(/.*load average: /u, '');
 console.log(`${new Date().toISOString()}, node ${process.version}, load ${load()}`);
 const reader = openCorpus(values.db, { readonly: true });
-const size = reader.prepare('SELECT count(*) AS lists, coalesce(sum(length(listed) + length(phrase) + 16), 0) AS bytes FROM search_impacts').get() as { lists: number; bytes: number };
+const size = reader.prepare('SELECT count(*) AS lists, coalesce(sum(length(listed) + length(phrase) + 16), 0) + coalesce(sum(length(terms)), 0) AS bytes FROM search_impacts').get() as { lists: number; bytes: number };
 reader.close();
 console.log(`${size.lists} impact lists, ${(size.bytes / 1e6).toFixed(1)} MB of rows (before the table's b-tree pages)`);
 
