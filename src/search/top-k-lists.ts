@@ -184,7 +184,7 @@ export type FromLists = { ranking: RangeRanking } | { known: Map<number, number>
  * answers, computed from the impact lists' terms (call inside a read transaction); null where the lists do not hold
  * for the index as it is (a row changed since the build, lists without terms), the expression is not one of phrases,
  * AND and OR, or a phrase cannot be read. Where the lists do not prove the pool, the rows they score exactly (without
- * filters). `memo`: the lists read in this ranking (top-k.ts reads them again where this gives no ranking).
+ * filters). `memo`: the lists read in this ranking (top-k.ts hands the same to its statement path: no list is read twice).
  */
 export function listsRanking(
   db: Database.Database, expression: string, filter: DocFilter, pool: number, memo = new Map<string, StoredList | null>(),
