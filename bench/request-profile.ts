@@ -12,6 +12,8 @@
  *
  * --before DIR: an older checkout (`git archive 70fa74e | tar -x -C DIR`): its searchDecisions and this tree's, each on
  * its own read-only connection to the corpus, timed interleaved query by query (new queries, order alternating).
+ * --before-db FILE: the older checkout reads this copy of the corpus instead (the same decisions with the impact lists
+ * as its code builds them; this tree's lists hold more).
  */
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -40,7 +42,7 @@ import { sql } from '../src/db/statements.ts';
 
 const { values } = parseArgs({ options: {
   db: { type: 'string' }, queries: { type: 'string', default: '120' }, modes: { type: 'string', default: 'keyword,hybrid' },
-  before: { type: 'string' },
+  before: { type: 'string' }, 'before-db': { type: 'string' },
 } });
 if (!values.db) {
   console.error('usage: node bench/request-profile.ts --db CORPUS [--queries N] [--modes keyword,hybrid]');
@@ -244,11 +246,11 @@ console.log(`\nnorm arm: ${armAsked} lay queries with norms, both ways interleav
 printTable(armRows);
 
 if (values.before) {
-  const tree = async (root: string) => {
+  const tree = async (root: string, file: string) => {
     const load = (path: string) => import(pathToFileURL(join(resolve(root), path)).href);
     const [search, open, answers, texts] = await Promise.all([load('src/search/decision-search.ts'), load('src/corpus/open.ts'),
       load('src/search/answer-cache.ts'), load('src/search/page-texts.ts')]);
-    const connection = open.openCorpus(values.db, { readonly: true });
+    const connection = open.openCorpus(file, { readonly: true });
     return {
       connection,
       run: async (query: string, mode: Mode) => {
@@ -258,7 +260,7 @@ if (values.before) {
       },
     };
   };
-  const trees = [await tree(values.before), await tree('.')];
+  const trees = [await tree(values.before, values['before-db'] ?? values.db), await tree('.', values.db)];
   for (const mode of modes) {
     const list = mode === 'keyword' ? queries.legal : queries.mixed;
     // Per tree, all queries and (hybrid's mixed list alternates them) the lay ones alone.

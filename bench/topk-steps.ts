@@ -7,6 +7,7 @@
  *
  * --arm: hybrid's lexical arm instead (the mixed legal and lay queries, words OR'd, as typed or widened; --pool 200).
  * --before DIR: an older checkout (`git archive HEAD src | tar -x -C DIR`): its top-k path as a row of its own.
+ * --before-db FILE: the older top-k path reads this copy of the corpus (its lists as its code builds them).
  * Every answer of the top-k paths is compared with the full ranking's.
  * Opens the corpus read-only: it never writes the file (the impact lists must be there already).
  */
@@ -20,12 +21,13 @@ import { planQuery } from '../src/search/plan.ts';
 import { asTyped, matchExpression, phrasesOf } from '../src/search/query.ts';
 import { ALL_ROWS, BM25, COUNT_CAP, rankRange } from '../src/search/rank-range.ts';
 import { topKRanking, topKServed } from '../src/search/top-k.ts';
+import { rankFromLists } from '../src/search/top-k-lists.ts';
 import { benchQueries } from './search-queries.ts';
 import { printTable, stats } from './lib.ts';
 
 const { values } = parseArgs({ options: {
   db: { type: 'string' }, queries: { type: 'string', default: '60' }, pool: { type: 'string', default: '20' }, before: { type: 'string' },
-  arm: { type: 'string' },
+  arm: { type: 'string' }, 'before-db': { type: 'string' },
 } });
 if (!values.db) {
   console.error('usage: node bench/topk-steps.ts --db CORPUS [--queries N] [--pool N]');
@@ -40,13 +42,15 @@ const { legal, mixed } = benchQueries(Number(values.queries));
 const arm = values.arm;
 
 type TopK = typeof topKRanking;
+const beforeDb = values['before-db'] ? openCorpus(values['before-db'], { readonly: true }) : db;
 const older = values.before
   ? await import(resolve(values.before, 'src/search/top-k.ts')) as { topKRanking: TopK; topKServed: typeof topKServed } : null;
 const answers = new Map<string, string>();
 const differing = { now: 0, before: 0, proven: { now: 0, before: 0 } };
 /** Runs a top-k path and compares a proven answer with the full ranking's. */
 const compared = (which: 'now' | 'before', rank: TopK) => (expression: string, phrases: string[]) => {
-  const answer = db.transaction(() => rank(db, expression, phrases, noFilter, pool))();
+  const on = which === 'before' ? beforeDb : db;
+  const answer = on.transaction(() => rank(on, expression, phrases, noFilter, pool))();
   if (answer) {
     differing.proven[which]++;
     const full = answers.get(expression) ?? JSON.stringify(db.transaction(() => rankRange(db, expression, noFilter, ALL_ROWS, pool))());
@@ -73,8 +77,9 @@ const steps: Record<string, (expression: string, phrases: string[]) => unknown> 
     const row = get<{ listed: Buffer } | undefined>('SELECT listed FROM search_impacts WHERE phrase = ?', phrase);
     return row && decodeList(row.listed);
   }),
+  'ranking from the lists\' terms (null where not proven)': (expression) => db.transaction(() => rankFromLists(db, expression, noFilter, pool))(),
   'top-k path (this tree)': (expression, phrases) => db.transaction(() => topKRanking(db, expression, phrases, noFilter, pool))(),
-  ...(older ? { 'top-k path (before)': (expression: string, phrases: string[]) => db.transaction(() => older.topKRanking(db, expression, phrases, noFilter, pool))() } : {}),
+  ...(older ? { 'top-k path (before)': (expression: string, phrases: string[]) => beforeDb.transaction(() => older.topKRanking(beforeDb, expression, phrases, noFilter, pool))() } : {}),
 };
 const names = Object.keys(steps);
 const samples = new Map(names.map((name) => [name, [] as number[]]));
@@ -84,10 +89,12 @@ const queries = (arm ? mixed : legal).map((query) => {
   const groups = arm === 'typed' ? asTyped(planned) : planned;
   return { expression: matchExpression(groups, !arm), phrases: phrasesOf(groups) };
 }).filter((query) => query.expression !== '');
+const listsBefore = topKServed(db).fromLists;
 for (const { expression, phrases } of queries) {
   compared('now', topKRanking)(expression, phrases);
   if (older) compared('before', older.topKRanking)(expression, phrases);
 }
+const fromLists = topKServed(db).fromLists - listsBefore;
 for (const [index, { expression, phrases }] of queries.entries()) {
   const order = names.map((_, i) => names[(i + index) % names.length]);
   for (const name of order) {
@@ -108,6 +115,6 @@ printTable(table);
 const m = stats(shape.matches);
 console.log(`${queries.length} queries; phrases p50 ${stats(shape.phrases).p50}, prefix phrases p50 `
   + `${stats(shape.prefixes).p50}; matches p50 ${m.p50}, p95 ${m.p95}`);
-console.log(`proven by the top-k path: this tree ${differing.proven.now} of ${queries.length} (differing from the full ranking: ${differing.now})`
+console.log(`proven by the top-k path: this tree ${differing.proven.now} of ${queries.length} (from the lists' terms alone: ${fromLists}; differing from the full ranking: ${differing.now})`
   + (older ? `, before ${differing.proven.before} (differing: ${differing.before})` : '') + `; load ${load()}`);
 db.close();

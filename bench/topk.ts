@@ -32,7 +32,10 @@ if (!values.db) {
 const load = () => execSync('uptime').toString().trim().replace(/.*load average: /u, '');
 console.log(`${new Date().toISOString()}, node ${process.version}, load ${load()}`);
 const reader = openCorpus(values.db, { readonly: true });
-const size = reader.prepare('SELECT count(*) AS lists, coalesce(sum(length(listed) + length(phrase) + 16), 0) AS bytes FROM search_impacts').get() as { lists: number; bytes: number };
+// Lists of session 19 hold their rows' terms too (a column older files do not have).
+const withTerms = reader.prepare(`SELECT count(*) FROM pragma_table_info('search_impacts') WHERE name = 'terms'`).pluck().get() === 1;
+const size = reader.prepare(`SELECT count(*) AS lists, coalesce(sum(length(listed) + length(phrase) + 16), 0)
+  + ${withTerms ? 'coalesce(sum(length(terms)), 0)' : '0'} AS bytes FROM search_impacts`).get() as { lists: number; bytes: number };
 reader.close();
 console.log(`${size.lists} impact lists, ${(size.bytes / 1e6).toFixed(1)} MB of rows (before the table's b-tree pages)`);
 

@@ -11,6 +11,12 @@
 // scored by the top-k path; past CHANGED_MAX noted rows the drain builds the lists anew. After each drain the state of
 // the index is sealed into meta ('search_impacts'): a file written since by anything else (an older juralite) fails
 // the seal, and the top-k path is not taken there. Nothing else reads these tables; a file without them ranks in full.
+//
+// Since session 19 each list also holds its rows' BM25 terms as FTS5 computed them (IDF times saturation, the double
+// that bm25() adds up for the phrase): while the index is the one the lists were built from, FTS5's score of a row
+// for any expression of such phrases is the sum of these terms in the expression's phrase order, so a ranking proven
+// from the lists needs no FTS5 statement (top-k-lists.ts). Kept in a column of its own: a juralite that does not know
+// it reads `listed` as before and leaves the column empty when it builds, which the state's `terms` then says.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { PREFIX_MIN } from './query.ts';
@@ -19,12 +25,14 @@ import { BM25, indexFingerprint } from './rank-range.ts';
 /** FTS5's BM25 constant k1 (fts5_aux.c): a phrase's saturation stays below k1 + 1. */
 export const K1 = 1.2;
 /**
- * Rows listed per phrase for an index of `rows` rows: 1,000, and a hundredth of the rows beyond 100,000. At 500k
- * decisions lists of 1,000 / 2,500 / 5,000 rows proved 51 / 56 / 57 of 60 keyword pages and 24 / 46 / 56 of 60
- * pools of 200 (bench/README, session 18): a phrase's matches grow with the corpus, and a list of fixed length bounds
- * the rows outside it less and less.
+ * Rows listed per phrase for an index of `rows` rows: 4,000, and a hundredth of the rows beyond 400,000. Since session
+ * 19 a ranking is proven from the lists' terms alone where the pool's rows are listed for every phrase: at 100k, lists
+ * of 1,000 / 2,000 / 3,000 / 4,000 rows proved 36 / 70 / 80 / 88 of 100 keyword pages so. At 500k lists of 20,000
+ * rows proved 55 of 60 so, but reading them cost more than it saved (keyword path 24.8 ms p50, hybrid's arm 30.3
+ * against 19.5 before); lists of 5,000: 34 of 60 from the terms, the path 4.9 against 10.8 ms, hybrid's arm 19.7
+ * against 21.3 (bench/README, session 19).
  */
-export const listLength = (rows: number) => Math.max(1_000, Math.ceil(rows / 100));
+export const listLength = (rows: number) => Math.max(4_000, Math.ceil(rows / 100));
 /** Phrases matching fewer rows get no list: the top-k path reads all their rows. */
 export const LIST_MIN_ROWS = 300;
 /** Rows written or removed since the build that the top-k path scores on every query before the drain builds anew. */
@@ -38,7 +46,8 @@ const TABLES = `
     phrase TEXT PRIMARY KEY,   -- as the FTS5 expression writes it: '"stem"' or '"stem"*'
     rows   INTEGER NOT NULL,   -- rows matching the phrase when built
     beyond REAL NOT NULL,      -- the highest saturation of a matching row not listed (0: all listed)
-    listed BLOB NOT NULL       -- int32 row ids, best first, then their saturations as float32 (rounded up)
+    listed BLOB NOT NULL,      -- int32 row ids, best first, then their saturations as float32 (rounded up)
+    terms  BLOB                -- the listed rows' BM25 terms as float64, as FTS5 computed them (null: built before session 19)
   ) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS search_impacts_changed (doc_id INTEGER PRIMARY KEY);
   CREATE TRIGGER IF NOT EXISTS search_impacts_removed AFTER DELETE ON search_docs
@@ -51,11 +60,16 @@ export interface ImpactState {
   fingerprint: string | null;
   /** Rows listed per phrase at most (absent: 1,000, lists built before session 18). */
   length?: number;
+  /** Every list holds its rows' BM25 terms (absent: built before session 19, or by a juralite that does not write them). */
+  terms?: boolean;
 }
 
 /** Creates the lists' tables and trigger where missing (a writable connection, before the drain writes rows). */
 export function ensureImpactTables(db: Database.Database): void {
   db.exec(TABLES);
+  // Tables created before session 19 get the column; their lists have no terms until built anew.
+  const columns = sql<[], { name: string }>(db, 'SELECT name FROM pragma_table_info(\'search_impacts\')').all();
+  if (!columns.some((column) => column.name === 'terms')) db.exec('ALTER TABLE search_impacts ADD COLUMN terms BLOB');
 }
 
 /** IDF as FTS5 computes it for a phrase matching `hits` of `rows` rows (floored at 1e-6). */
@@ -105,6 +119,11 @@ export function decodeList(listed: Buffer): ImpactList {
   return { ids: new Int32Array(copy.buffer, 0, n), saturations: new Float32Array(copy.buffer, 4 * n, n) };
 }
 
+/** A list's BM25 terms as stored (float64, in the order of its rows). */
+export function decodeTerms(terms: Buffer): Float64Array {
+  return new Float64Array(new Uint8Array(terms).buffer);
+}
+
 function encodeList(ids: number[], saturations: number[]): Buffer {
   const bytes = Buffer.alloc(8 * ids.length);
   for (let i = 0; i < ids.length; i++) {
@@ -113,6 +132,26 @@ function encodeList(ids: number[], saturations: number[]): Buffer {
   }
   return bytes;
 }
+
+/** A phrase's list as stored, decoded; `terms` null where built without them. */
+export interface StoredList { rows: number; beyond: number; list: ImpactList; terms: Float64Array | null }
+
+/**
+ * A phrase's list (null: none), read once per ranking where `memo` is given (the top-k path reads it twice at most).
+ * `terms`: the state says the lists hold them (a file of an older juralite has no such column).
+ */
+export function readList(db: Database.Database, phrase: string, terms: boolean, memo?: Map<string, StoredList | null>): StoredList | null {
+  const kept = memo?.get(phrase);
+  if (kept !== undefined) return kept;
+  const stored = sql<[string], { rows: number; beyond: number; listed: Buffer; terms: Buffer | null }>(db,
+    `SELECT rows, beyond, listed, ${terms ? 'terms' : 'NULL AS terms'} FROM search_impacts WHERE phrase = ?`).get(phrase);
+  const read = stored
+    ? { rows: stored.rows, beyond: stored.beyond, list: decodeList(stored.listed), terms: stored.terms && decodeTerms(stored.terms) } : null;
+  memo?.set(phrase, read);
+  return read;
+}
+
+const encodeTerms = (terms: number[]) => Buffer.from(Float64Array.from(terms).buffer);
 
 /** A float32 at or above `value` (float32 rounds to nearest: 2^-24 relative at most; this adds 1e-6). */
 const roundedUp = (value: number) => Math.fround(value * (1 + 1e-6));
@@ -139,27 +178,28 @@ export function buildImpactLists(db: Database.Database, options: BuildOptions = 
   const count = sql<[string], { n: number }>(db, 'SELECT count(*) AS n FROM decisions_fts WHERE decisions_fts MATCH ?');
   const ranked = sql<[string, number], { doc_id: number; score: number }>(db,
     `SELECT rowid AS doc_id, ${BM25} AS score FROM decisions_fts WHERE decisions_fts MATCH ? ORDER BY score, rowid LIMIT ?`);
-  const insert = sql(db, 'INSERT OR IGNORE INTO search_impacts (phrase, rows, beyond, listed) VALUES (?, ?, ?, ?)');
+  const insert = sql(db, 'INSERT OR IGNORE INTO search_impacts (phrase, rows, beyond, listed, terms) VALUES (?, ?, ?, ?, ?)');
   const list = (phrase: string) => {
     // The count, not fts5vocab's: the IDF bound must not rest on rows a delete left in the vocabulary.
     const rows = count.get(phrase)!.n;
     if (rows < minRows) return;
     if (rows * 2 >= totals.rows) {
-      insert.run(phrase, rows, K1 + 1, Buffer.alloc(0));
+      insert.run(phrase, rows, K1 + 1, Buffer.alloc(0), Buffer.alloc(0));
       return;
     }
     const weight = idf(totals.rows, rows);
     const best = ranked.all(phrase, length + 1);
     const saturations = best.map((row) => -row.score / weight);
     const listed = best.slice(0, length);
+    // FTS5's score of one phrase is -1.0 * (0.0 + term): the term itself, bit for bit.
     insert.run(phrase, rows, best.length > length ? roundedUp(saturations[length]) : 0,
-      encodeList(listed.map((row) => row.doc_id), saturations.slice(0, length)));
+      encodeList(listed.map((row) => row.doc_id), saturations.slice(0, length)), encodeTerms(listed.map((row) => -row.score)));
   };
   for (const { term } of words) {
     list(`"${term}"`);
     if (term.length >= PREFIX_MIN && !/\d/u.test(term)) list(`"${term}"*`);
   }
-  setState(db, { rows: totals.rows, avgdl: totals.avgdl, fingerprint: null, length });
+  setState(db, { rows: totals.rows, avgdl: totals.avgdl, fingerprint: null, length, terms: true });
 }
 
 /** Notes a decision row the drain writes (a new row, or one written anew), for the top-k path to score it always. */
@@ -194,12 +234,14 @@ export function impactListsHold(db: Database.Database, state: ImpactState | null
 
 /**
  * On a writable open of a file whose lists do not hold (none yet, or written since by something that does not keep
- * them) or were built before lists grew with the corpus and are shorter than listLength asks for: builds them, in a transaction of its own, and seals them.
+ * them) or were built before session 19 (no terms; shorter than listLength asks for): builds them, in a transaction
+ * of its own, and seals them.
  */
 export function completeImpactLists(db: Database.Database): void {
   const state = impactState(db);
-  // Lists built before session 18 (no length recorded) hold 1,000 rows whatever the corpus: built anew where more are due.
-  if (impactListsHold(db, state) && (state.length !== undefined || listLength(state.rows) <= 1_000)) return;
+  // Lists built before session 19 (or by a juralite that does not write them) hold no terms and are shorter than
+  // listLength asks for now: built anew.
+  if (impactListsHold(db, state) && state.terms) return;
   db.transaction(() => buildImpactLists(db))();
   sealImpactLists(db);
 }

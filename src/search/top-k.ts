@@ -13,13 +13,18 @@
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { setAsideSwitch } from './set-aside.ts';
-import { decodeList, ftsTotals, idf, impactListsHold, impactState, K1 } from './impact-lists.ts';
+import { ftsTotals, idf, impactListsHold, impactState, K1, readList, type StoredList } from './impact-lists.ts';
 import { ALL_ROWS, BM25, COUNT_CAP, matching, type DocFilter, type RangeRanking } from './rank-range.ts';
+import { FETCH_MAX, listsRanking, slotsOfRows } from './top-k-lists.ts';
 
 interface Scored { doc_id: number; score: number }
 
-/** A phrase without a list is read whole up to this many rows; beyond it the full ranking runs. */
-export const FETCH_MAX = 1_000;
+/**
+ * Rows of each list the statement path takes as candidates, for an index of `rows` rows (session 18's list length):
+ * with the lists of 4,000 rows whole, hybrid's arm at 100k spent 13.8 against 8.8 ms p50 in the path, FTS5 scoring
+ * the more candidates that reach the floor.
+ */
+const STATEMENT_ROWS = (rows: number) => Math.max(1_000, Math.ceil(rows / 100));
 /** The most candidates a second round scores (each costs FTS5 some 5 µs; 600 about half a full keyword ranking). */
 const SECOND_ROUND_MAX = 600;
 /** Rounding room between FTS5's sums and ours (both double; a bound is taken only with this much to spare). */
@@ -29,12 +34,18 @@ const MARGIN = 1e-6;
  * Counters of the top-k path per connection (benchmarks, tests): answers proven, calls left to the full ranking, and
  * candidates FTS5 scored.
  */
-export interface TopKServed { proven: number; declined: number; scored: number }
+export interface TopKServed {
+  proven: number;
+  declined: number;
+  scored: number;
+  /** Of the proven: answered from the lists' terms alone (top-k-lists.ts), without FTS5 scoring anything. */
+  fromLists: number;
+}
 const counters = new WeakMap<Database.Database, TopKServed>();
 
 export function topKServed(db: Database.Database): TopKServed {
   let served = counters.get(db);
-  if (!served) counters.set(db, (served = { proven: 0, declined: 0, scored: 0 }));
+  if (!served) counters.set(db, (served = { proven: 0, declined: 0, scored: 0, fromLists: 0 }));
   return served;
 }
 
@@ -59,52 +70,13 @@ interface Candidates {
   floorAny: number;
 }
 
-/** Row ids below this find their candidate's slot in arrays (32 MB at most; 8 MB at 500k decisions), others in a Map. */
-const TABLE_ROWS = 1 << 22;
-let slotTable = new Int32Array(0);
-let stampTable = new Uint32Array(0);
-let stamp = 0;
-
-/**
- * An empty map of row ids to candidate slots, for one ranking at a time (the path runs synchronously): the slots of
- * row ids below TABLE_ROWS live in arrays reused from ranking to ranking, valid where stamped with this ranking's
- * number, so nothing is cleared (a Map of 10,000 candidates cost milliseconds).
- */
-function slotsOfRows(): { get(id: number): number | undefined; set(id: number, slot: number): void } {
-  if (++stamp === 0xffffffff) {
-    stampTable.fill(0);
-    stamp = 1;
-  }
-  const mine = stamp;
-  const others = new Map<number, number>();
-  return {
-    get: (id) => (id >= 0 && id < stampTable.length ? (stampTable[id] === mine ? slotTable[id] : undefined) : others.get(id)),
-    set: (id, slot) => {
-      if (id >= 0 && id < TABLE_ROWS) {
-        if (id >= stampTable.length) {
-          const size = Math.min(TABLE_ROWS, Math.max(1 << 16, 2 ** Math.ceil(Math.log2(id + 1))));
-          const stamps = new Uint32Array(size);
-          stamps.set(stampTable);
-          const table = new Int32Array(size);
-          table.set(slotTable);
-          [stampTable, slotTable] = [stamps, table];
-        }
-        stampTable[id] = mine;
-        slotTable[id] = slot;
-      } else {
-        others.set(id, slot);
-      }
-    },
-  };
-}
-
 /**
  * The candidates of the phrases, each with a bound on its score, the bound on any other row's
  * score, and the floor (above); null where a phrase cannot be bounded. A candidate's bound: for each phrase, IDF times
  * its saturation where the candidate is listed, else the phrase's bound for rows not listed; IDF * (k1 + 1) for a
  * phrase read whole that it matches. A row written since the build is bounded by nothing: it comes first.
  */
-function candidatesOf(db: Database.Database, phrases: string[], pool: number): Candidates | null {
+function candidatesOf(db: Database.Database, phrases: string[], pool: number, memo: Map<string, StoredList | null>): Candidates | null {
   const state = impactState(db);
   if (!impactListsHold(db, state)) return null;
   const changed = sql<[], { doc_id: number }>(db, 'SELECT doc_id FROM search_impacts_changed').all().map((row) => row.doc_id);
@@ -133,11 +105,14 @@ function candidatesOf(db: Database.Database, phrases: string[], pool: number): C
   };
   let bound = 0;
   for (const phrase of phrases) {
-    const stored = sql<[string], { rows: number; beyond: number; listed: Buffer }>(db,
-      'SELECT rows, beyond, listed FROM search_impacts WHERE phrase = ?').get(phrase);
+    const stored = readList(db, phrase, state.terms === true, memo);
     if (stored) {
-      const list = decodeList(stored.listed);
-      const beyond = stored.beyond;
+      // The statement path uses a list's first rows only (session 18's length): longer lists serve the terms' path
+      // (top-k-lists.ts), and every candidate more is one FTS5 may have to score. The row after them bounds the rest
+      // (its saturation rounded up, at least any later row's).
+      const used = Math.min(stored.list.ids.length, STATEMENT_ROWS(totals.rows));
+      const list = { ids: stored.list.ids.subarray(0, used), saturations: stored.list.saturations.subarray(0, used) };
+      const beyond = used < stored.list.ids.length ? stored.list.saturations[used] : stored.beyond;
       // Each changed row may have left the phrase: its rows now are at least these, its IDF at most this.
       const weight = growth * idf(totals.rows, Math.max(0, stored.rows - changed.length));
       // And each may have joined it: its IDF at least this (the saturations are rounded up by 1e-6 at most).
@@ -193,11 +168,21 @@ export function topKRanking(
 ): RangeRanking | null {
   if (setAside.has(db)) return null;
   const served = topKServed(db);
+  // First from the lists' terms alone (not where a round size is forced: the tests' way to the rounds below).
+  const memo = new Map<string, StoredList | null>();
+  const fromLists = round === undefined ? listsRanking(db, expression, filter, pool, memo) : null;
+  if (fromLists && 'ranking' in fromLists) {
+    served.proven++;
+    served.fromLists++;
+    return fromLists.ranking;
+  }
+  // Rows whose scores the lists' terms gave exactly (matching, no filter): not scored by FTS5 again.
+  const known = fromLists?.known ?? new Map<number, number>();
   const declined = () => {
     served.declined++;
     return null;
   };
-  const found = phrases.length > 0 ? candidatesOf(db, phrases, pool) : null;
+  const found = phrases.length > 0 ? candidatesOf(db, phrases, pool, memo) : null;
   if (!found) return declined();
   const { ids, bounds, bound } = found;
   // The pool's last score can be no higher than the pool-th best bound: where that does not beat the bound of rows
@@ -210,7 +195,9 @@ export function topKRanking(
   // A floor of rows listed for some phrases only holds where they match (an expression of OR'd words: hybrid's arm):
   // taken only where the floor of rows listed for every phrase does not beat the bound.
   const beats = (value: number) => value > bound * (1 + MARGIN) + MARGIN;
-  const floor = beats(found.floor) ? found.floor : found.floorAny;
+  // The pool-th best known score is a floor too (those rows match), and as high as a lower bound can be.
+  const knownFloor = known.size >= pool ? -[...known.values()].sort((a, b) => a - b)[pool - 1] : 0;
+  const floor = Math.max(knownFloor, beats(found.floor) ? found.floor : found.floorAny);
   const floorBeats = beats(floor);
   if (round === undefined && !floorBeats && bound > 0) return declined();
   // Candidates are picked by their bounds (linear passes: a full sort of 10,000 candidates cost milliseconds).
@@ -222,6 +209,8 @@ export function topKRanking(
   const open = () => Array.from(ids.keys()).filter((slot) => taken[slot] === 0);
   // The highest bound of a candidate not scored (0: none).
   const rest = () => open().reduce((most, slot) => Math.max(most, bounds[slot]), 0);
+  const knownRows = take(known.size === 0 ? [] : open().filter((slot) => known.has(ids[slot])))
+    .map((doc_id) => ({ doc_id, score: known.get(doc_id)! }));
   const firstIds = take(round !== undefined
     ? open().sort((a, b) => bounds[b] - bounds[a] || ids[a] - ids[b]).slice(0, round)
     : open().filter((slot) => !floorBeats || reaches(bounds[slot], floor)));
@@ -236,7 +225,7 @@ export function topKRanking(
   served.scored += firstIds.length;
   const matches = Math.min(first.n, COUNT_CAP + 1);
   const byScore = (a: Scored, b: Scored) => a.score - b.score || a.doc_id - b.doc_id;
-  let rows = (JSON.parse(first.scored) as [number, number][]).map(([doc_id, score]) => ({ doc_id, score }));
+  let rows = [...knownRows, ...(JSON.parse(first.scored) as [number, number][]).map(([doc_id, score]) => ({ doc_id, score }))];
   // Every match scored: the answer whatever the bounds.
   let scoredMatches = rows.length;
   rows = rows.sort(byScore).slice(0, pool);

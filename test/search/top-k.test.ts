@@ -19,6 +19,7 @@ import { asTyped, matchExpression, phrasesOf } from '../../src/search/query.ts';
 import { rankDecisionRows } from '../../src/search/rank-helper.ts';
 import { ALL_ROWS, rankRange } from '../../src/search/rank-range.ts';
 import { topKRanking, topKServed } from '../../src/search/top-k.ts';
+import { listsRanking, parseExpression, rankFromLists } from '../../src/search/top-k-lists.ts';
 
 const WORDS = ['Eigenbedarfskündigung', 'Mietverhältnis', 'Wohnraum', 'Sturz', 'Sachmangel', 'Rücktritt', 'Betrug',
   'Baugenehmigung', 'Verfolgung', 'Jobcenter', 'Gutachten', 'Abmahnung', 'Kündigung', 'Haftung', 'Eingriff', 'Revision',
@@ -160,4 +161,79 @@ test('lists built in the transaction that wrote the index record the index as wr
   completeImpactLists(db);
   assert.deepEqual({ rows: impactState(db)!.rows, avgdl: impactState(db)!.avgdl }, { rows, avgdl });
   assert.equal(impactListsHold(db, impactState(db)), true);
+});
+
+test('rankings proven from the lists\' terms alone are the full ranking\'s, scores bit for bit, and only while the index is the lists\'', async (t) => {
+  const { db } = await corpus(t);
+  // Longer lists than the other tests' (8 rows): more rows the terms score exactly, some handed to the statement path.
+  db.transaction(() => buildImpactLists(db, { length: 20, minRows: 6 }))();
+  sealImpactLists(db);
+  let proven = 0;
+  let declined = 0;
+  let example: { expression: string; pool: number } | undefined;
+  // Rankings the terms did not prove, whose exact rows the statement path took without FTS5 scoring them again.
+  let helped = 0;
+  fc.assert(fc.property(query, ({ words, all, typed, bridge, filter, pool }) => {
+    const plan = planQuery(db, words.join(' '), bridge);
+    const groups = typed ? asTyped(plan.groups) : plan.groups;
+    const expression = matchExpression(groups, all);
+    const filters = filterSql(filter);
+    const full = db.transaction(() => rankRange(db, expression, filters, ALL_ROWS, pool))();
+    const fast = db.transaction(() => rankFromLists(db, expression, filters, pool))();
+    if (fast) {
+      proven++;
+      // deepEqual compares the scores with Object.is: the same doubles as FTS5's bm25().
+      assert.deepEqual(fast, full, expression);
+      if (filters.whereOnDocs === '') example ??= { expression, pool };
+    } else {
+      declined++;
+      const found = db.transaction(() => listsRanking(db, expression, filters, pool))();
+      const ranked = db.transaction(() => topKRanking(db, expression, phrasesOf(groups), filters, pool))();
+      if (ranked) assert.deepEqual(ranked, full, expression);
+      if (ranked && found && 'known' in found && ranked.docIds.some((id) => found.known.has(id))) helped++;
+    }
+  }), { numRuns: 200, seed: 19 });
+  assert.ok(helped >= 1, `the statement path took the terms' exact rows in only ${helped} answers`);
+  assert.ok(proven >= 50 && declined > 0, `proven ${proven}, declined ${declined}`);
+  const provenNow = () => db.transaction(() => rankFromLists(db, example!.expression, filterSql({}), example!.pool))() !== null;
+  assert.equal(provenNow(), true);
+  // Lists built by a juralite that writes no terms: not used, and a writable open builds them anew with terms.
+  db.exec(`UPDATE search_impacts SET terms = NULL; UPDATE meta SET value = json_remove(value, '$.terms') WHERE key = 'search_impacts'`);
+  assert.equal(provenNow(), false);
+  completeImpactLists(db);
+  assert.equal(impactState(db)!.terms, true);
+  assert.equal(provenNow(), true);
+  // A row changed since the build (noted by the drain): the terms' IDF and averages may no longer be the index's.
+  db.prepare('INSERT INTO search_impacts_changed (doc_id) VALUES (?)').run(1);
+  assert.equal(provenNow(), false);
+});
+
+test('the expressions the lists can score: phrases, AND, OR and parentheses, in FTS5\'s precedence', () => {
+  assert.deepEqual(parseExpression('"kundig"* AND ("miet"* OR "wohnraum")'),
+    { phrases: ['"kundig"*', '"miet"*', '"wohnraum"'], tree: { all: [{ phrase: 0 }, { any: [{ phrase: 1 }, { phrase: 2 }] }] } });
+  assert.deepEqual(parseExpression('"a" OR "b" AND "c"'), { phrases: ['"a"', '"b"', '"c"'], tree: { any: [{ phrase: 0 }, { all: [{ phrase: 1 }, { phrase: 2 }] }] } });
+  assert.deepEqual(parseExpression('("a" OR "b") OR "c ""d"""'), { phrases: ['"a"', '"b"', '"c ""d"""'], tree: { any: [{ phrase: 0 }, { phrase: 1 }, { phrase: 2 }] } });
+  for (const other of ['NEAR("1" "kschg", 6)', 'title : ("a")', '"a" "b"', '"a" NOT "b"', '("a"', '"a" AND', '']) assert.equal(parseExpression(other), null, other);
+});
+
+test('a file whose lists predate their terms (no such column) ranks through FTS5 read-only, the same answers; a writable open adds them', async (t) => {
+  const { db, dir } = await corpus(t);
+  // As session 18's code left a file: the column absent, the state without `terms`, the seal as it was.
+  db.exec(`ALTER TABLE search_impacts DROP COLUMN terms; UPDATE meta SET value = json_remove(value, '$.terms') WHERE key = 'search_impacts'`);
+  const reader = openCorpus(join(dir, 'corpus.db'), { readonly: true });
+  t.after(() => reader.close());
+  const before = { ...topKServed(reader) };
+  const filters = filterSql({});
+  for (const word of WORDS) {
+    const { groups } = planQuery(reader, word, false);
+    const expression = matchExpression(groups, true);
+    assert.equal(reader.transaction(() => rankFromLists(reader, expression, filters, 5))(), null);
+    assert.deepEqual(rankDecisionRows(reader, expression, filters, 5, phrasesOf(groups)),
+      reader.transaction(() => rankRange(reader, expression, filters, ALL_ROWS, 5))());
+  }
+  assert.ok(topKServed(reader).proven > before.proven, 'the lists without terms proved nothing through FTS5');
+  assert.equal(topKServed(reader).fromLists, before.fromLists);
+  completeImpactLists(db);
+  assert.equal(impactState(db)!.terms, true);
+  assert.equal(db.prepare(`SELECT count(*) FROM pragma_table_info('search_impacts') WHERE name = 'terms'`).pluck().get(), 1);
 });
