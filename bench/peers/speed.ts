@@ -4,13 +4,15 @@
  * (its in-process time, bench/peers/xapian-peer.py) and to GET /decisions/search, interleaved query by query, so the
  * ratios hold however this machine's speed drifts. Never part of `npm test`.
  *
- *   node bench/peers/speed.ts --db .tmp/bench-100k.db [--requests 200] [--xapian .tmp/xapian-100k] [--before DIR]
+ *   node bench/peers/speed.ts --db .tmp/bench-100k.db [--requests 200] [--xapian .tmp/xapian-100k] [--before DIR [--before-db FILE]]
  *
  * The Xapian index is built once from the corpus (each decision's Aktenzeichen, ECLI, title, Leitsatz/Tenor and the
  * rest, as bench/peers/run.ts exports them) and kept at --xapian. Rows per mode: a new query (the answer cache
  * and the kept page texts emptied before it: the search itself) and the same query asked again at once (the kept
  * answer). --before DIR: an older checkout (`git archive 55469c4 | tar -x -C DIR`) serves the same corpus on a second
- * server in this process, its new queries timed beside this tree's (which of the two asks first alternates by query).
+ * server in this process, its new queries timed beside this tree's (which of the two asks first alternates by query);
+ * --before-db: the same decisions in the file as the older checkout wrote it (a file this tree upgraded in place holds
+ * what the older code does not read, or reads otherwise).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -31,7 +33,7 @@ const WARMUP = 50;
 
 const { values } = parseArgs({ options: {
   db: { type: 'string' }, requests: { type: 'string', default: '200' }, xapian: { type: 'string', default: '.tmp/xapian-100k' },
-  before: { type: 'string' },
+  before: { type: 'string' }, 'before-db': { type: 'string' },
 } });
 if (!values.db) {
   console.error('usage: node bench/peers/speed.ts --db CORPUS [--requests N] [--xapian DIR]');
@@ -86,7 +88,7 @@ async function beforeTree() {
   if (!values.before) return null;
   const load = (path: string) => import(pathToFileURL(resolve(values.before!, path)).href);
   const [lib, answers, texts] = await Promise.all([load('bench/lib.ts'), load('src/search/answer-cache.ts'), load('src/search/page-texts.ts')]);
-  const older = await lib.searchService(values.db) as Service;
+  const older = await lib.searchService(values['before-db'] ?? values.db) as Service;
   return {
     service: older,
     fresh: async (mode: string, query: string) => {
