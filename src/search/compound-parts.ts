@@ -3,9 +3,8 @@
 // says 'Anspruch auf den Pflichtteil', 'Frist ... des Widerspruchs'. A word is split where both parts are words the
 // index holds (the front without its linking s/es/n), the front four letters at least, the back the longest such.
 import type Database from 'better-sqlite3';
-import { sql } from '../db/statements.ts';
 import { tokenize } from './analyze.ts';
-import type { Alternative, QueryTerm, TermGroup } from './query.ts';
+import { matchCount, quote, type Alternative, type QueryTerm, type TermGroup } from './query.ts';
 import { withTypedUmlauts } from './typed-umlauts.ts';
 
 const SPLIT_MIN = 9;
@@ -14,10 +13,7 @@ const PART_MIN = 4;
 const RARE_BELOW = 20;
 
 /** Number of rows of an FTS5 table matching one stem (at most `cap`). */
-function matches(db: Database.Database, table: string, stem: string, cap: number): number {
-  return sql<[string, number], { n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`)
-    .get(`"${stem.replace(/"/gu, '""')}"`, cap)!.n;
-}
+const matches = (db: Database.Database, table: string, stem: string, cap: number) => matchCount(db, table, quote(stem), cap);
 
 /**
  * The stems of a word's two parts as the index holds them, or null where it is no rare compound of held words (rare:

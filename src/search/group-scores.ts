@@ -10,7 +10,7 @@
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import type { ArmEntry } from './fusion.ts';
-import { matchExpression, phrasesOf, type TermGroup } from './query.ts';
+import { matchCount, matchExpression, phrasesOf, type TermGroup } from './query.ts';
 import { CHUNK_WEIGHTS } from './rank-range.ts';
 
 /** Decisions holding a phrase, at this many and more, make bm25() too costly to call per alternative. */
@@ -18,9 +18,7 @@ const COMMON_ROWS = 2000;
 
 /** Whether every phrase is held by fewer than COMMON_ROWS rows (counted up to that, the first common one ending it). */
 function allRare(db: Database.Database, phrases: string[]): boolean {
-  const count = sql<[string, number], { n: number }>(db,
-    'SELECT count(*) AS n FROM (SELECT 1 FROM decisions_fts WHERE decisions_fts MATCH ? LIMIT ?)');
-  return [...new Set(phrases)].every((phrase) => count.get(phrase, COMMON_ROWS)!.n < COMMON_ROWS);
+  return [...new Set(phrases)].every((phrase) => matchCount(db, 'decisions_fts', phrase, COMMON_ROWS) < COMMON_ROWS);
 }
 
 /** BM25 of an expression's phrases for the given decisions_fts rows (FTS5's statistics are the whole table's). */

@@ -8,7 +8,7 @@ import { sql } from '../db/statements.ts';
 import { corpusVersion } from './answer-cache.ts';
 import { splitCompounds } from './compound-parts.ts';
 import { ftsTotals, impactListsHold, impactState, LIST_MIN_ROWS } from './impact-lists.ts';
-import type { Alternative, TermGroup } from './query.ts';
+import { matchCount, quote, type Alternative, type TermGroup } from './query.ts';
 
 /**
  * The groups hybrid's lexical arm ranks for `query` (bench/README "Session 19: hybrid's tail"): on the 100k generated
@@ -92,7 +92,7 @@ function unweightedWords(db: Database.Database): (stem: string) => boolean {
   const half = rows / 2;
   const listed = (stem: string): boolean | undefined => {
     if (changed === null) return undefined;
-    const recorded = sql<[string], { rows: number }>(db, 'SELECT rows FROM search_impacts WHERE phrase = ?').get(quoted(stem))?.rows;
+    const recorded = sql<[string], { rows: number }>(db, 'SELECT rows FROM search_impacts WHERE phrase = ?').get(quote(stem))?.rows;
     if (recorded === undefined) return LIST_MIN_ROWS + changed < half ? false : undefined;
     return Math.abs(recorded - half) > changed ? recorded >= half : undefined;
   };
@@ -101,14 +101,10 @@ function unweightedWords(db: Database.Database): (stem: string) => boolean {
     if (common === undefined) {
       common = listed(stem);
       if (common === undefined) {
-        const { n } = sql<[string, number], { n: number }>(db, 'SELECT count(*) AS n FROM (SELECT 1 FROM decisions_fts WHERE decisions_fts MATCH ? LIMIT ?)')
-          .get(quoted(stem), Math.ceil(half))!;
-        common = rows > 0 && n >= half;
+        common = rows > 0 && matchCount(db, 'decisions_fts', quote(stem), Math.ceil(half)) >= half;
       }
       stems.set(stem, common);
     }
     return common;
   };
 }
-
-const quoted = (stem: string) => `"${stem.replace(/"/gu, '""')}"`;

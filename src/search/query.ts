@@ -83,7 +83,19 @@ export function termsOf(db: Database.Database | null, tokens: Token[]): QueryTer
   return terms;
 }
 
-const quote = (term: string) => `"${term.replace(/"/gu, '""')}"`;
+/** A term as an FTS5 phrase: quoted, its quotes doubled. */
+export const quote = (term: string) => `"${term.replace(/"/gu, '""')}"`;
+
+/**
+ * Rows of an FTS5 table matching `expression`, counted up to `cap` (a walk that stops there: whether a word is held,
+ * rare or common without counting every row of a common one).
+ *
+ * @example matchCount(db, 'decisions_fts', quote('kundig'), 2000) // 2000 where 2,000 rows or more hold it
+ */
+export function matchCount(db: Database.Database, table: string, expression: string, cap: number): number {
+  return sql<[string, number], { n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`)
+    .get(expression, cap)!.n;
+}
 
 function termExpression(term: QueryTerm): string {
   const forms = [term.prefix ? `${quote(term.stem)}*` : quote(term.stem), ...term.compounds.map(quote)];

@@ -4,8 +4,8 @@
 // of the index and its umlaut form is one (or a function word: 'fuer', 'ueber', 'muessen'), so 'Steuer', 'neue',
 // 'Quelle' stay as they are wherever the corpus holds them.
 import type Database from 'better-sqlite3';
-import { sql } from '../db/statements.ts';
 import { isStopword, tokenize } from './analyze.ts';
+import { matchCount, quote } from './query.ts';
 
 const TWO_LETTER_UMLAUT = /ae|oe|ue/iu;
 const WORD = /[\p{L}\p{N}]+/gu;
@@ -18,10 +18,7 @@ export function umlautsOf(word: string): string | null {
 }
 
 /** Whether some row of the FTS5 table holds the stem. */
-function held(db: Database.Database, table: string, stem: string): boolean {
-  return sql<[string], { n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT 1)`)
-    .get(`"${stem.replace(/"/gu, '""')}"`)!.n > 0;
-}
+const held = (db: Database.Database, table: string, stem: string) => matchCount(db, table, quote(stem), 1) > 0;
 
 /**
  * The query with each word whose umlauts were typed as ae/oe/ue written with umlauts, where the index (the FTS5
