@@ -12,16 +12,19 @@ import { edgeRefusal, parserRefusal } from './http/responses.ts';
 import type { Operation, Services } from './operations/operation.ts';
 import { stopUploads, uploadsOf } from './uploads/service.ts';
 import { attachRankHelper, detachRankHelper } from './search/rank-helper.ts';
+import { warmPageCache } from './corpus/warm-cache.ts';
 import type { Observability } from './observability/observability.ts';
 
 /**
  * Opens an existing corpus read-only (the server never writes it; replacing the file never touches accounts), with
- * a rank helper for keyword rankings over a large index (src/search/rank-helper.ts).
+ * a rank helper for keyword rankings over a large index (src/search/rank-helper.ts), and starts filling its page
+ * cache between requests (src/corpus/warm-cache.ts).
  */
 export function openCorpusReadonly(path: string): CorpusDb | null {
   if (!existsSync(path)) return null;
   const corpus = openCorpus(path, { readonly: true });
   attachRankHelper(corpus, path);
+  void warmPageCache(corpus);
   return corpus;
 }
 
