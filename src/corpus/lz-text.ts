@@ -1,8 +1,8 @@
 // The codec of decisions.text_zstd since Session 20: an LZ77 block in LZ4's sequence layout behind a small header,
 // compressed and decompressed in JS. A result page decompresses 20 texts; Node's zstdDecompressSync cost each one a
 // stream object and a zstd context (some 20-40 µs before any work) and its output in fresh memory (1-3 page faults a
-// text at ~15 µs each on a VM like ours), while this decodes into one reused buffer: 2.4-4x faster on generated texts,
-// ~2x on real ones, for texts 1.4-1.5x zstd's size (bench/README, "Session 20").
+// text at ~15 µs each on a VM like ours), while this decodes into one reused buffer: 2-4x faster on generated texts,
+// ~1.5-2x on real ones, for texts about 1.2-1.3x zstd's size (bench/README, "Session 20").
 //
 // Layout: MAGIC, the text's UTF-8 length (LEB128), then sequences: a token byte (literal count in its high nibble,
 // match length - 4 in its low; 15 means more bytes follow, each added, until one below 255), the literals, the match's
@@ -21,7 +21,11 @@ const MAX_TEXT_BYTES = 256 * 1024 * 1024;
 /** Output up to this size is decoded into the kept buffer; a larger text into its own. */
 const KEPT_BYTES = 1024 * 1024;
 
-const positions = new Int32Array(1 << HASH_BITS);
+/** The newest position of each hash, and for each position (modulo the window) the one before it with its hash. */
+const heads = new Int32Array(1 << HASH_BITS);
+const chain = new Int32Array(MAX_DISTANCE + 1);
+/** Candidates tried per position: longer matches (fewer sequences to decode) at a bounded cost. */
+const DEPTH = 8;
 let kept = Buffer.allocUnsafe(64 * 1024);
 
 /** Whether `stored` is in this codec. */
@@ -29,7 +33,8 @@ export const isLzText = (stored: Uint8Array): boolean =>
   stored.length >= LZ_MAGIC.length && stored[0] === LZ_MAGIC[0] && stored[1] === LZ_MAGIC[1] && stored[2] === LZ_MAGIC[2] && stored[3] === LZ_MAGIC[3];
 
 /**
- * `text` compressed: greedy matches of at least 4 bytes found through a hash of the next 4, within 64 KB back.
+ * `text` compressed: matches of at least 4 bytes within 64 KB back, the longest of the last DEPTH positions with the
+ * same hash of the next 4 bytes, one byte later where that one is longer (lazy matching).
  *
  * @example lzDecompressText(lzCompressText('Die Kündigung ist unwirksam.')) // 'Die Kündigung ist unwirksam.'
  */
@@ -39,27 +44,63 @@ export function lzCompressText(text: string): Buffer {
   const out = Buffer.allocUnsafe(LZ_MAGIC.length + 5 + n + Math.ceil(n / 255) + 16);
   LZ_MAGIC.copy(out, 0);
   let op = writeLength(out, LZ_MAGIC.length, n);
-  positions.fill(-1);
-  const hash = (at: number) => Math.imul(input[at] | (input[at + 1] << 8) | (input[at + 2] << 16) | (input[at + 3] << 24), 2654435761) >>> (32 - HASH_BITS);
+  heads.fill(-1);
   const lastMatchStart = n - TAIL - MIN_MATCH;
+  const hash = (at: number) => Math.imul(input[at] | (input[at + 1] << 8) | (input[at + 2] << 16) | (input[at + 3] << 24), 2654435761) >>> (32 - HASH_BITS);
+  let inserted = 0;
+  /** Positions up to `at` entered in the chains. */
+  const insertUpTo = (at: number) => {
+    for (; inserted <= at && inserted <= lastMatchStart; inserted++) {
+      const slot = hash(inserted);
+      chain[inserted & MAX_DISTANCE] = heads[slot];
+      heads[slot] = inserted;
+    }
+  };
+  // The longest match for `at` among the last DEPTH positions with its hash (the nearest of equals): [length, from].
+  let bestFrom = 0;
+  const longest = (at: number): number => {
+    let best = 0;
+    let candidate = heads[hash(at)];
+    for (let tries = 0; tries < DEPTH && candidate >= 0 && candidate < at && at - candidate <= MAX_DISTANCE; tries++) {
+      if (input[candidate + best] === input[at + best]) {
+        let length = 0;
+        while (at + length < n - TAIL && input[candidate + length] === input[at + length]) length++;
+        if (length > best) {
+          best = length;
+          bestFrom = candidate;
+        }
+      }
+      const next = chain[candidate & MAX_DISTANCE];
+      if (next >= candidate) break;
+      candidate = next;
+    }
+    return best >= MIN_MATCH ? best : 0;
+  };
   let anchor = 0;
   let at = 0;
   let misses = 0;
   while (at <= lastMatchStart) {
-    const slot = hash(at);
-    const from = positions[slot];
-    positions[slot] = at;
-    if (from < 0 || at - from > MAX_DISTANCE || input[from] !== input[at] || input[from + 1] !== input[at + 1]
-      || input[from + 2] !== input[at + 2] || input[from + 3] !== input[at + 3]) {
+    insertUpTo(at - 1);
+    let length = longest(at);
+    if (length === 0) {
+      insertUpTo(at);
       // Where nothing repeats, look less often (LZ4's acceleration).
       at += 1 + (misses++ >> 6);
       continue;
     }
     misses = 0;
-    let length = MIN_MATCH;
-    while (at + length < n - TAIL && input[from + length] === input[at + length]) length++;
+    let from = bestFrom;
+    // Lazy: a longer match one byte on is worth a literal more.
+    if (at + 1 <= lastMatchStart) {
+      insertUpTo(at);
+      const next = longest(at + 1);
+      if (next > length) {
+        at++;
+        length = next;
+        from = bestFrom;
+      }
+    }
     op = writeSequence(out, op, input, anchor, at, at - from, length);
-    for (let inside = at + 1; inside < at + length && inside <= lastMatchStart; inside += 2) positions[hash(inside)] = inside;
     at += length;
     anchor = at;
   }
