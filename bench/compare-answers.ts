@@ -4,14 +4,17 @@
  * For changes that must not change what a search answers (speed work); prints how many differ, and the first few.
  *
  *   git archive 0093474 | tar -x -C .tmp/before
- *   node bench/compare-answers.ts --db .tmp/demo.db --before .tmp/before [--count 30]
+ *   node bench/compare-answers.ts --db .tmp/demo.db --before .tmp/before [--count 30] [--before-db FILE]
+ *
+ * --before-db FILE (Session 20): the older checkout reads this copy of the corpus (its texts as its code stored them).
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { benchQueries } from './search-queries.ts';
 
-const { values } = parseArgs({ options: { db: { type: 'string' }, before: { type: 'string' }, count: { type: 'string', default: '30' } } });
+const { values } = parseArgs({ options: { db: { type: 'string' }, before: { type: 'string' }, count: { type: 'string', default: '30' },
+  'before-db': { type: 'string' } } });
 if (!values.db || !values.before) {
   console.error('usage: node bench/compare-answers.ts --db CORPUS --before DIR [--count N]');
   process.exit(2);
@@ -23,7 +26,7 @@ const load = async (root: string) => ({
 const now = await load('.');
 const old = await load(values.before);
 const nowDb = now.open(values.db, { readonly: true });
-const oldDb = old.open(values.db, { readonly: true });
+const oldDb = old.open(values['before-db'] ?? values.db, { readonly: true });
 const queries = benchQueries(Number(values.count));
 let compared = 0;
 let differ = 0;

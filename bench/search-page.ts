@@ -14,6 +14,8 @@
  * pages its untimed first pass has read). One pass; the order of the trees alternates (the second reads what the OS
  * already holds from the first).
  *
+ * --before-db FILE (Session 20): the older checkout reads this copy of the corpus (its texts as its code stored them).
+ *
  * DIR: `git archive 55469c4 | tar -x -C DIR`. A tree without pageAnswer (decision-search.ts) builds the page with
  * pageItems and frequentlyCitedByResults, as its answerDecisions did.
  */
@@ -26,7 +28,7 @@ import { benchQueries } from './search-queries.ts';
 
 const { values } = parseArgs({ options: {
   db: { type: 'string' }, before: { type: 'string' }, queries: { type: 'string', default: '120' }, passes: { type: 'string', default: '3' },
-  modes: { type: 'string', default: 'keyword,hybrid' }, fresh: { type: 'boolean', default: false },
+  modes: { type: 'string', default: 'keyword,hybrid' }, fresh: { type: 'boolean', default: false }, 'before-db': { type: 'string' },
 } });
 if (!values.db || !values.before) {
   console.error('usage: node [--expose-gc] bench/search-page.ts --db CORPUS --before DIR [--queries N] [--passes N]');
@@ -36,11 +38,11 @@ const gc = (globalThis as { gc?: () => void }).gc;
 type Mode = 'keyword' | 'hybrid';
 
 /** A tree's page builder over its own connection, for the queries of both modes ranked once. */
-async function tree(root: string, queries: Record<Mode, string[]>) {
+async function tree(root: string, queries: Record<Mode, string[]>, corpus: string) {
   const load = (path: string) => import(pathToFileURL(join(resolve(root), path)).href);
   const [search, cited, open, texts] = await Promise.all([load('src/search/decision-search.ts'),
     load('src/search/cited-by-results.ts'), load('src/corpus/open.ts'), load('src/search/page-texts.ts')]);
-  const db = open.openCorpus(values.db, { readonly: true });
+  const db = open.openCorpus(corpus, { readonly: true });
   const rankings: Record<Mode, unknown[]> = { keyword: [], hybrid: [] };
   for (const mode of ['keyword', 'hybrid'] as Mode[]) {
     for (const query of queries[mode]) {
@@ -84,7 +86,8 @@ const count = Number(values.queries);
 const { legal, mixed } = benchQueries(count);
 const modes = values.modes.split(',') as Mode[];
 const queries: Record<Mode, string[]> = { keyword: modes.includes('keyword') ? [...new Set(legal)] : [], hybrid: modes.includes('hybrid') ? [...new Set(mixed)] : [] };
-const trees = [{ label: 'before', ...await tree(values.before, queries) }, { label: 'this tree', ...await tree('.', queries) }];
+const trees = [{ label: 'before', ...await tree(values.before, queries, values['before-db'] ?? values.db) },
+  { label: 'this tree', ...await tree('.', queries, values.db) }];
 const heapUsed = () => v8.getHeapStatistics().used_heap_size;
 
 if (values.fresh) {

@@ -41,7 +41,8 @@ CREATE TABLE IF NOT EXISTS decisions (
   leitsatz       TEXT,
   norms          TEXT,                         -- Normenkette as written (parsed: decision_norms)
   text_zstd      BLOB NOT NULL,                -- the plain text (sections joined by a blank line, each headed by its
-                                               -- name), UTF-8, zstd-compressed: the only copy of the decision's
+                                               -- name), UTF-8, compressed (src/corpus/lz-text.ts; a zstd frame in
+                                               -- files before Session 20): the only copy of the decision's
                                                -- characters (src/corpus/stored-text.ts; SQL: decision_text(text_zstd))
   text_length    INTEGER NOT NULL,             -- in Unicode code points
   has_rn_anchors INTEGER NOT NULL DEFAULT 0,   -- 1 when the source prints Randnummern (never invented)

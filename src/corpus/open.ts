@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { seedRegistries } from './seed.ts';
-import { registerTextFunctions } from './stored-text.ts';
+import { recodeTexts, registerTextFunctions } from './stored-text.ts';
 import { addPageParts } from './page-parts.ts';
 import { rebuildCitationEdges } from '../graph/edges.ts';
 import { addSearchDocFilterColumns, SEARCH_INDEX_VERSION, syncSearchIndex, upgradeSearchIndex } from '../search/index-sync.ts';
@@ -87,6 +87,7 @@ export function openCorpus(path: string, options: OpenCorpusOptions = {}): Corpu
       keyPartsOnRows(db);
       db.exec(corpusSchemaSql());
       addPageParts(db);
+      recodeTexts(db);
       // Whatever the version says: a file whose edges are still a table (versions 1 and 2, or a build of version 3
       // from before the graph moved to integer keys) is moved over; otherwise this finds nothing to do.
       keyGraphOnRows(db);
@@ -123,7 +124,10 @@ export function corpusNeedsUpgrade(path: string, options: Omit<OpenCorpusOptions
     const searchIndex = probe.prepare(`SELECT value FROM meta WHERE key = 'search_index_version'`).pluck().get();
     // A file written before decisions.page_parts (Session 19) has the column added and filled.
     const pageParts = probe.prepare(`SELECT value FROM meta WHERE key = 'page_parts'`).pluck().get();
-    return version < CORPUS_SCHEMA_VERSION || searchIndex !== String(SEARCH_INDEX_VERSION) || searchQueued(probe) || pageParts !== '1';
+    // A file whose texts are zstd frames (before Session 20) has them recoded (src/corpus/stored-text.ts).
+    const textCodec = probe.prepare(`SELECT value FROM meta WHERE key = 'text_codec'`).pluck().get();
+    return version < CORPUS_SCHEMA_VERSION || searchIndex !== String(SEARCH_INDEX_VERSION) || searchQueued(probe) || pageParts !== '1'
+      || textCodec !== 'lz1';
   } finally {
     probe.close();
   }

@@ -1,26 +1,27 @@
-// How a decision's text is held (corpus schema 3): once, zstd-compressed, in decisions.text_zstd. Chunks, sections
-// and Randnummern are code point ranges into it; nothing else stores its characters. Every reader of text goes
-// through this module (or the SQL function decision_text(), for queries that cut the text in SQL).
-import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
+// How a decision's text is held (corpus schema 3): once, compressed, in decisions.text_zstd. Chunks, sections and
+// Randnummern are code point ranges into it; nothing else stores its characters. Every reader of text goes through
+// this module (or the SQL function decision_text(), for queries that cut the text in SQL). Since Session 20 the column
+// holds texts in juralite's own LZ codec (src/corpus/lz-text.ts: decoded in JS into a reused buffer, 2-4x faster than
+// a zstd call); a text an older juralite wrote is a zstd frame, read as before, and a writable open recodes them once
+// (recodeTexts). The column keeps its name: the value says which codec wrote it.
+import { zstdDecompressSync } from 'node:zlib';
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { codePointIndexer, utf16Index } from '../text/code-points.ts';
+import { isLzText, lzCompressText, lzDecompressText } from './lz-text.ts';
 
-// Level 3 (zstd's default): on generated decisions level 6 made texts 8% smaller at twice the time per text (55 against
-// 110 µs for 11 KB); decompression costs the same for both (about 35 µs).
-const LEVEL = 3;
-
-/** A decision's text as decisions.text_zstd holds it: UTF-8, zstd-compressed. */
+/** A decision's text as decisions.text_zstd holds it: UTF-8, compressed by the LZ codec (lz-text.ts). */
 export function compressText(text: string): Buffer {
-  return zstdCompressSync(Buffer.from(text, 'utf8'), { params: { [constants.ZSTD_c_compressionLevel]: LEVEL } });
+  return lzCompressText(text);
 }
 
 /**
- * The text of a decisions.text_zstd value, decompressed into one buffer of the size its frame header states: Node's
- * default 16 KB output chunk made a quarter of the generated texts two chunks joined, and cost every text some
- * microseconds more (bench/README, Session 18).
+ * The text of a decisions.text_zstd value: the LZ codec's, or a zstd frame (written by an older juralite),
+ * decompressed into one buffer of the size its frame header states: Node's default 16 KB output chunk made a quarter of
+ * the generated texts two chunks joined, and cost every text some microseconds more (bench/README, Session 18).
  */
 export function decompressText(stored: Uint8Array): string {
+  if (isLzText(stored)) return lzDecompressText(stored);
   const chunkSize = Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, frameContentSize(stored) ?? DEFAULT_CHUNK));
   return zstdDecompressSync(stored, { chunkSize }).toString('utf8');
 }
@@ -119,4 +120,29 @@ export class ChunkTextReader {
     }
     return this.#text.slice(this.#toUtf16(start), this.#toUtf16(end));
   }
+}
+
+/** Decisions recoded per statement batch by recodeTexts. */
+const RECODE_BATCH = 500;
+
+/**
+ * The texts an older juralite wrote as zstd frames recoded in the LZ codec, once per file (meta `text_codec`), in one
+ * transaction, each row written where it is (by rowid, in the b-tree's order). The text itself is unchanged (so are
+ * content_hash and the packed parts); a file not recoded yet, or opened read-only, is read as it is.
+ */
+export function recodeTexts(db: Database.Database): void {
+  if (db.prepare(`SELECT value FROM meta WHERE key = 'text_codec'`).pluck().get() === 'lz1') return;
+  db.transaction(() => {
+    const read = db.prepare('SELECT rowid AS at, text_zstd FROM decisions WHERE rowid > ? ORDER BY rowid LIMIT ?');
+    const write = db.prepare('UPDATE decisions SET text_zstd = ? WHERE rowid = ?');
+    for (let after = 0; ;) {
+      const rows = read.all(after, RECODE_BATCH) as { at: number; text_zstd: Buffer }[];
+      if (rows.length === 0) break;
+      for (const { at, text_zstd: stored } of rows) {
+        if (!isLzText(stored)) write.run(compressText(decompressText(stored)), at);
+      }
+      after = rows.at(-1)!.at;
+    }
+    db.prepare(`INSERT INTO meta (key, value) VALUES ('text_codec', 'lz1') ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run();
+  })();
 }

@@ -55,16 +55,22 @@ export function lexicalPassages(page: PageChunks, decisionId: string, groups: Te
   if (groups.length === 0 || chunks.length <= 1) return chunks.slice(0, PASSAGES).map((chunk) => chunk.id);
   const groupMatchers = groups.map((group) => termMatcher([group]));
   const groupsOfStem = new Map<string, number[]>();
+  // The groups a chunk answers, counted without a set per chunk: a group counts once per chunk (its stamp).
+  const answeredIn = new Int32Array(groups.length).fill(-1);
   const scored = chunks.map((chunk, position) => {
     const matches = page.matches(chunk);
-    const answered = new Set<number>();
+    let answered = 0;
     for (const { stem } of matches) {
       let indexes = groupsOfStem.get(stem);
       if (!indexes) groupsOfStem.set(stem, indexes = groupMatchers.flatMap((isMatch, index) => (isMatch(stem) ? [index] : [])));
-      for (const index of indexes) answered.add(index);
+      for (const index of indexes) {
+        if (answeredIn[index] === position) continue;
+        answeredIn[index] = position;
+        answered++;
+      }
     }
     const weight = fieldOf(chunk.section) === 'lead' ? CHUNK_WEIGHTS[1] : CHUNK_WEIGHTS[2];
-    return { id: chunk.id, answered: answered.size, density: (weight * matches.length) / (chunk.text.length / 8 + 10), position };
+    return { id: chunk.id, answered, density: (weight * matches.length) / (chunk.text.length / 8 + 10), position };
   });
   const matching = scored.filter((chunk) => chunk.answered > 0);
   return (matching.length > 0 ? matching : scored)

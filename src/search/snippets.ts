@@ -13,7 +13,10 @@ export interface Snippet {
   matchedStems: Set<string>;
 }
 
-const escapeHtml = (text: string) => text.replace(/&/gu, '&amp;').replace(/</gu, '&lt;').replace(/>/gu, '&gt;');
+// Tested first: most slices hold nothing to escape (or to collapse), and are then used as they are, not copied.
+const escapeHtml = (text: string) => (/[&<>]/u.test(text) ? text.replace(/&/gu, '&amp;').replace(/</gu, '&lt;').replace(/>/gu, '&gt;') : text);
+/** Runs of white space as one space, the ends trimmed. */
+const collapseSpaces = (text: string) => (/[^\S ]| {2}/u.test(text) ? text.replace(/\s+/gu, ' ') : text).trim();
 
 type Matcher = ((stem: string) => boolean) & { starts?: readonly string[] };
 
@@ -34,15 +37,16 @@ export function snippetOf(text: string, isMatch: Matcher, chars = SNIPPET_CHARS)
 /** The best window of `text` around `matches` (the words answering the query, in order), with marks. */
 export function snippetOfMatches(text: string, matches: Token[], chars = SNIPPET_CHARS): Snippet {
   const matchedStems = new Set(matches.map((token) => token.stem));
-  // The window starting shortly before the match after which most matches follow within `chars`.
+  // The window starting shortly before the match after which most matches follow within `chars` (the first such):
+  // matches end in order, so the last one within reach of match i is never before that of match i - 1.
   let best = 0;
   let bestCount = -1;
-  for (let i = 0; i < matches.length; i++) {
-    let count = 0;
-    for (let k = i; k < matches.length && matches[k].end - matches[i].start <= chars; k++) count++;
-    if (count > bestCount) {
+  for (let i = 0, reach = 0; i < matches.length; i++) {
+    reach = Math.max(reach, i);
+    while (reach < matches.length && matches[reach].end - matches[i].start <= chars) reach++;
+    if (reach - i > bestCount) {
       best = i;
-      bestCount = count;
+      bestCount = reach - i;
     }
   }
   let start = matches.length > 0 ? Math.max(0, matches[best].start - 60) : 0;
@@ -63,7 +67,7 @@ export function snippetOfMatches(text: string, matches: Token[], chars = SNIPPET
     at = token.end;
   }
   out += escapeHtml(text.slice(at, end));
-  out = out.replace(/\s+/gu, ' ').trim();
+  out = collapseSpaces(out);
   return {
     text: `${start > 0 ? '… ' : ''}${out}${end < text.length ? ' …' : ''}`,
     firstMatch: matches.length > 0 ? matches[best].start : null,
@@ -90,7 +94,7 @@ export function snippetAround(text: string, pattern: RegExp, chars = SNIPPET_CHA
   }
   out += escapeHtml(text.slice(at, end));
   return {
-    text: `${start > 0 ? '… ' : ''}${out.replace(/\s+/gu, ' ').trim()}${end < text.length ? ' …' : ''}`,
+    text: `${start > 0 ? '… ' : ''}${collapseSpaces(out)}${end < text.length ? ' …' : ''}`,
     firstMatch: first,
     matchedStems: new Set(),
   };
