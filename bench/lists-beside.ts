@@ -18,6 +18,8 @@ const COLUMNS = `id INTEGER PRIMARY KEY, phrase TEXT NOT NULL UNIQUE, rows INTEG
 /** Makes a read-only corpus connection read the lists (and their state in meta) of `side`. */
 export function listsBeside(db: Database.Database, side: string): void {
   db.prepare('ATTACH ? AS lists').run(side);
+  // The corpus's own page cache size (open.ts; an attached file gets SQLite's default, 2 MB).
+  db.pragma('lists.cache_size = -262144');
   for (const table of ['search_impacts', 'search_impacts_changed', 'meta']) {
     db.exec(`CREATE TEMP VIEW ${table} AS SELECT * FROM lists.${table}`);
   }

@@ -120,8 +120,8 @@ interface PhraseRows {
   deeper: boolean;
 }
 
-/** A phrase's rows in their parts (the listed, then the deeper ones). */
-const partsOf = (list: PhraseRows) => (list.more ? [list, list.more] : [list]);
+/** A phrase's rows in their parts (the listed, then the deeper ones), each of one shape (the hot loops stay monomorphic). */
+const partsOf = (list: PhraseRows) => [{ ids: list.ids, terms: list.terms }, ...(list.more ? [{ ids: list.more.ids, terms: list.more.terms }] : [])];
 /** The term of a phrase's last row read: the most any row it leaves out scores for it. */
 const lastTerm = (list: PhraseRows) => {
   const part = list.more && list.more.terms.length > 0 ? list.more : list;
@@ -154,42 +154,60 @@ function deepened(db: Database.Database, phrase: string, rows: PhraseRows): Phra
   return { ...rows, more: { ids: deeper.ids, terms: deeper.terms }, complete: n === rows.rows, matched: deeper.matched, deeper: true };
 }
 
+/** The list with only the first `share` of its deeper rows (the rest left out: it is incomplete then). */
+function partly(rows: PhraseRows, share: number): PhraseRows {
+  if (!rows.more) return rows;
+  const n = Math.ceil(rows.more.ids.length * share);
+  if (n === rows.more.ids.length) return rows;
+  return { ...rows, more: { ids: rows.more.ids.subarray(0, n), terms: rows.more.terms.subarray(0, n) }, complete: false };
+}
+
 /** Row ids below this find their candidate's slot in arrays (32 MB at most; 8 MB at 500k decisions), others in a Map. */
 const TABLE_ROWS = 1 << 22;
 let slotTable = new Int32Array(0);
 let stampTable = new Uint32Array(0);
 let stamp = 0;
 
+/** Grows the slot tables to hold row id `id` (below TABLE_ROWS). */
+function growSlots(id: number): void {
+  if (id < stampTable.length) return;
+  const size = Math.min(TABLE_ROWS, Math.max(1 << 16, 2 ** Math.ceil(Math.log2(id + 1))));
+  const stamps = new Uint32Array(size);
+  stamps.set(stampTable);
+  const table = new Int32Array(size);
+  table.set(slotTable);
+  [stampTable, slotTable] = [stamps, table];
+}
+
+/** The slot tables of one ranking: a row id below `stamps.length` has slot `table[id]` where `stamps[id] === mine`. */
+interface SlotTables { stamps: Uint32Array; table: Int32Array; mine: number }
+
 /**
  * An empty map of row ids to candidate slots, for one ranking at a time (the path runs synchronously): the slots of
  * row ids below TABLE_ROWS live in arrays reused from ranking to ranking, valid where stamped with this ranking's
- * number, so nothing is cleared (a Map of 10,000 candidates cost milliseconds).
+ * number, so nothing is cleared (a Map of 10,000 candidates cost milliseconds). `highest`: the tables are grown to
+ * hold row ids up to it now, and `tables` stays valid for them (hot loops read the arrays themselves).
  */
-export function slotsOfRows(): { get(id: number): number | undefined; set(id: number, slot: number): void } {
+export function slotsOfRows(highest = -1): { get(id: number): number | undefined; set(id: number, slot: number): void; tables: SlotTables } {
   if (++stamp === 0xffffffff) {
     stampTable.fill(0);
     stamp = 1;
   }
   const mine = stamp;
+  if (highest >= 0) growSlots(Math.min(highest, TABLE_ROWS - 1));
   const others = new Map<number, number>();
   return {
     get: (id) => (id >= 0 && id < stampTable.length ? (stampTable[id] === mine ? slotTable[id] : undefined) : others.get(id)),
     set: (id, slot) => {
       if (id >= 0 && id < TABLE_ROWS) {
-        if (id >= stampTable.length) {
-          const size = Math.min(TABLE_ROWS, Math.max(1 << 16, 2 ** Math.ceil(Math.log2(id + 1))));
-          const stamps = new Uint32Array(size);
-          stamps.set(stampTable);
-          const table = new Int32Array(size);
-          table.set(slotTable);
-          [stampTable, slotTable] = [stamps, table];
-        }
+        growSlots(id);
         stampTable[id] = mine;
         slotTable[id] = slot;
       } else {
         others.set(id, slot);
       }
     },
+    tables: { stamps: stampTable, table: slotTable, mine },
   };
 }
 
@@ -243,11 +261,16 @@ export function listsRanking(
   }
   const listsOf = () => parsed.phrases.map((phrase) => byText.get(phrase)!);
   let found = rankedFrom(db, parsed.tree, listsOf(), filter, pool);
-  // Not proven by the listed rows: once more with the deeper rows of the lists that leave rows out (and their sets).
+  // Not proven by the listed rows: again with the deeper rows of the lists that leave rows out (and their sets), first
+  // as many more as listed, then all (each pass costs some 100 ns a row: the slot tables' random reads).
   if (!found.proven && state.deeper && [...byText.values()].some((rows) => !rows!.deeper)) {
     for (const [phrase, rows] of byText) if (!rows!.deeper) byText.set(phrase, deepened(db, phrase, rows!));
-    found = rankedFrom(db, parsed.tree, listsOf(), filter, pool);
-    if (found.proven) listsServed(db).deeper++;
+    for (const share of [0.5, 1]) {
+      if (found.proven) break;
+      const lists = listsOf().map((rows) => (share === 1 ? rows : partly(rows, share)));
+      found = rankedFrom(db, parsed.tree, lists, filter, pool);
+      if (found.proven) listsServed(db).deeper++;
+    }
   }
   if (!found.proven) return filter.whereOnDocs === '' ? { known: found.known } : null;
   let matched = found.matched;
@@ -332,7 +355,11 @@ function rankedFrom(db: Database.Database, tree: MatchTree, lists: PhraseRows[],
   // expression's order, as bm25() adds them), the phrases it is listed for (bits), how many incomplete lists hold it
   // and the sum of those lists' last terms.
   const { ids, score, listedIn, held, heldLast } = candidateArrays(capacity, words);
-  const slots = slotsOfRows();
+  const parts = lists.map(partsOf);
+  let highest = 0;
+  for (const part of parts.flat()) for (let i = 0; i < part.ids.length; i++) if (part.ids[i] > highest) highest = part.ids[i];
+  const slots = slotsOfRows(highest);
+  const { stamps, table, mine } = slots.tables;
   let count = 0;
   // The most a row not listed for a phrase of an incomplete list scores for it: the list's last term.
   let unlisted = 0;
@@ -346,12 +373,21 @@ function rankedFrom(db: Database.Database, tree: MatchTree, lists: PhraseRows[],
     }
     const word = phrase >>> 5;
     const bit = 1 << (phrase & 31);
-    for (const part of partsOf(list)) {
+    for (const part of parts[phrase]) {
       for (let i = 0; i < part.ids.length; i++) {
-        let slot = slots.get(part.ids[i]);
-        if (slot === undefined) {
-          slots.set(part.ids[i], (slot = count++));
-          ids[slot] = part.ids[i];
+        const id = part.ids[i];
+        let slot: number | undefined;
+        // The tables hold every row id below their length (negative ids and ids past TABLE_ROWS: the map).
+        if (id >= 0 && id < stamps.length) {
+          if (stamps[id] === mine) slot = table[id];
+          else {
+            stamps[id] = mine;
+            table[id] = slot = count++;
+            ids[slot] = id;
+          }
+        } else if ((slot = slots.get(id)) === undefined) {
+          slots.set(id, (slot = count++));
+          ids[slot] = id;
         }
         score[slot] += part.terms[i];
         listedIn[slot * words + word] |= bit;
