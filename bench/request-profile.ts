@@ -14,6 +14,7 @@
  * its own read-only connection to the corpus, timed interleaved query by query (new queries, order alternating).
  * --before-db FILE: the older checkout reads this copy of the corpus instead (the same decisions with the impact lists
  * as its code builds them; this tree's lists hold more).
+ * --lists SIDE: this tree reads the impact lists of SIDE (bench/lists-beside.ts: built beside a corpus it must not write).
  */
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -39,10 +40,11 @@ import { PageChunks } from '../src/search/page-chunks.ts';
 import { decisionItems } from '../src/search/results.ts';
 import { frequentlyCitedByRows } from '../src/search/cited-by-results.ts';
 import { sql } from '../src/db/statements.ts';
+import { listsBeside } from './lists-beside.ts';
 
 const { values } = parseArgs({ options: {
   db: { type: 'string' }, queries: { type: 'string', default: '120' }, modes: { type: 'string', default: 'keyword,hybrid' },
-  before: { type: 'string' }, 'before-db': { type: 'string' },
+  before: { type: 'string' }, 'before-db': { type: 'string' }, lists: { type: 'string' },
 } });
 if (!values.db) {
   console.error('usage: node bench/request-profile.ts --db CORPUS [--queries N] [--modes keyword,hybrid]');
@@ -51,6 +53,7 @@ if (!values.db) {
 const WARMUP = 15;
 const service = await searchService(values.db);
 const db = service.corpus;
+if (values.lists) listsBeside(db, values.lists);
 const forget = () => {
   clearAnswers(db);
   dropPageTexts(db);
@@ -246,11 +249,12 @@ console.log(`\nnorm arm: ${armAsked} lay queries with norms, both ways interleav
 printTable(armRows);
 
 if (values.before) {
-  const tree = async (root: string, file: string) => {
+  const tree = async (root: string, file: string, lists?: string) => {
     const load = (path: string) => import(pathToFileURL(join(resolve(root), path)).href);
     const [search, open, answers, texts] = await Promise.all([load('src/search/decision-search.ts'), load('src/corpus/open.ts'),
       load('src/search/answer-cache.ts'), load('src/search/page-texts.ts')]);
     const connection = open.openCorpus(file, { readonly: true });
+    if (lists) listsBeside(connection, lists);
     return {
       connection,
       run: async (query: string, mode: Mode) => {
@@ -260,7 +264,7 @@ if (values.before) {
       },
     };
   };
-  const trees = [await tree(values.before, values['before-db'] ?? values.db), await tree('.', values.db)];
+  const trees = [await tree(values.before, values['before-db'] ?? values.db), await tree('.', values.db, values.lists)];
   for (const mode of modes) {
     const list = mode === 'keyword' ? queries.legal : queries.mixed;
     // Per tree, all queries and (hybrid's mixed list alternates them) the lay ones alone.
