@@ -26,6 +26,13 @@ export function listsServed(db: Database.Database): ListsServed {
   return counts;
 }
 
+/**
+ * Deeper rows are read for an expression requiring all of its parts (a keyword query; not hybrid's arm of OR'd words,
+ * whose unproven rankings at 500k held 50,000 candidates and more and spent 60-90 ms p95 in the deeper passes before
+ * the statement path: bench/README, session 20) where at most this many lists leave rows out.
+ */
+const DEEPER_PHRASES = 4;
+
 /** A phrase without a list is read whole up to this many rows; beyond it the path gives up. */
 export const FETCH_MAX = 1_000;
 /** Rounding room between a bound summed in JS and a score (both double): a bound is beaten only with this to spare. */
@@ -263,7 +270,8 @@ export function listsRanking(
   let found = rankedFrom(db, parsed.tree, listsOf(), filter, pool);
   // Not proven by the listed rows: again with the deeper rows of the lists that leave rows out (and their sets), first
   // as many more as listed, then all (each pass costs some 100 ns a row: the slot tables' random reads).
-  if (!found.proven && state.deeper && [...byText.values()].some((rows) => !rows!.deeper)) {
+  const shallow = [...byText.values()].filter((rows) => !rows!.deeper).length;
+  if (!found.proven && state.deeper && 'all' in parsed.tree && shallow > 0 && shallow <= DEEPER_PHRASES) {
     for (const [phrase, rows] of byText) if (!rows!.deeper) byText.set(phrase, deepened(db, phrase, rows!));
     for (const share of [0.5, 1]) {
       if (found.proven) break;
@@ -272,7 +280,7 @@ export function listsRanking(
       if (found.proven) listsServed(db).deeper++;
     }
   }
-  if (!found.proven) return filter.whereOnDocs === '' ? { known: found.known } : null;
+  if (!found.proven) return filter.whereOnDocs === '' ? { known: found.known() } : null;
   let matched = found.matched;
   if (matched === null && filter.whereOnDocs === '') {
     // One phrase: its row count as the build counted it (the index is the same); else from the phrases' row sets.
@@ -340,7 +348,7 @@ function candidateArrays(capacity: number, words: number) {
 }
 
 /** What one pass over the lists gave: the ranking (matches: `matched`, null where not known) or the rows known exactly. */
-type Ranked = { proven: true; ranking: RangeRanking; matched: number | null } | { proven: false; known: Map<number, number> };
+type Ranked = { proven: true; ranking: RangeRanking; matched: number | null } | { proven: false; known: () => Map<number, number> };
 
 /**
  * The ranking the lists (one per phrase of `tree`, in the expression's order) prove, with the count where they hold
@@ -455,7 +463,9 @@ function rankedFrom(db: Database.Database, tree: MatchTree, lists: PhraseRows[],
     }
   }
   if (!everyMatch && (top.length < pool || !(score[top[pool - 1]] > others * (1 + MARGIN) + MARGIN))) {
-    return { proven: false, known: new Map(exact.map((slot) => [ids[slot], -score[slot]])) };
+    // Built where asked for only (the last pass): 50,000 rows took some 16 ms at 500k.
+    const known = exact.map((slot) => [ids[slot], -score[slot]] as const);
+    return { proven: false, known: () => new Map(known) };
   }
   return { proven: true, ranking: { docIds: top.map((slot) => ids[slot]), scores: top.map((slot) => -score[slot]), matches: 0 }, matched };
 }
