@@ -11,6 +11,9 @@
 // row whose score is not known (a candidate listed for some phrases only, or a row in no list, that could match the
 // expression); the count where the lists hold every match, or for a single phrase without filters from the row count
 // recorded at the build, else from one count-only walk of the expression (no bm25(): no statistics, no scoring).
+// Since session 20: where the listed rows prove nothing in an expression requiring all its parts, the lists' deeper
+// rows are read and the pass runs again (half of them, then all), the phrases' row sets saying which phrases a
+// candidate lacks; and without filters the count comes from the row sets (impact-lists.ts), not from the walk.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { ftsTotals, impactListsHold, impactState, readDeeper, readList, readRowSet, type ImpactState, type StoredList } from './impact-lists.ts';
