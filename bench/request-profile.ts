@@ -11,9 +11,11 @@
  *   node bench/request-profile.ts --db .tmp/bench-100k-lead.db [--queries 120] [--modes keyword,hybrid] [--before DIR]
  *
  * --before DIR: an older checkout (`git archive 70fa74e | tar -x -C DIR`): its searchDecisions and this tree's, each on
- * its own read-only connection to the corpus, timed interleaved query by query (new queries, order alternating).
+ * its own read-only connection to the corpus, timed interleaved query by query (new queries, order alternating), and
+ * then the same query over HTTP to each tree's own server (its bench/lib.ts searchService).
  * --before-db FILE: the older checkout reads this copy of the corpus instead (the same decisions with the impact lists
  * as its code builds them; this tree's lists hold more).
+ * --lists SIDE: this tree reads the impact lists of SIDE (bench/lists-beside.ts: built beside a corpus it must not write).
  */
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -39,10 +41,11 @@ import { PageChunks } from '../src/search/page-chunks.ts';
 import { decisionItems } from '../src/search/results.ts';
 import { frequentlyCitedByRows } from '../src/search/cited-by-results.ts';
 import { sql } from '../src/db/statements.ts';
+import { listsBeside } from './lists-beside.ts';
 
 const { values } = parseArgs({ options: {
   db: { type: 'string' }, queries: { type: 'string', default: '120' }, modes: { type: 'string', default: 'keyword,hybrid' },
-  before: { type: 'string' }, 'before-db': { type: 'string' },
+  before: { type: 'string' }, 'before-db': { type: 'string' }, lists: { type: 'string' },
 } });
 if (!values.db) {
   console.error('usage: node bench/request-profile.ts --db CORPUS [--queries N] [--modes keyword,hybrid]');
@@ -51,6 +54,7 @@ if (!values.db) {
 const WARMUP = 15;
 const service = await searchService(values.db);
 const db = service.corpus;
+if (values.lists) listsBeside(db, values.lists);
 const forget = () => {
   clearAnswers(db);
   dropPageTexts(db);
@@ -246,25 +250,35 @@ console.log(`\nnorm arm: ${armAsked} lay queries with norms, both ways interleav
 printTable(armRows);
 
 if (values.before) {
-  const tree = async (root: string, file: string) => {
+  const tree = async (root: string, file: string, lists?: string) => {
     const load = (path: string) => import(pathToFileURL(join(resolve(root), path)).href);
-    const [search, open, answers, texts] = await Promise.all([load('src/search/decision-search.ts'), load('src/corpus/open.ts'),
-      load('src/search/answer-cache.ts'), load('src/search/page-texts.ts')]);
+    const [search, open, answers, texts, lib] = await Promise.all([load('src/search/decision-search.ts'), load('src/corpus/open.ts'),
+      load('src/search/answer-cache.ts'), load('src/search/page-texts.ts'), load('bench/lib.ts')]);
     const connection = open.openCorpus(file, { readonly: true });
+    // The tree's own server too (its bench/lib.ts), for the same new queries over HTTP.
+    const served = await lib.searchService(file) as typeof service;
+    for (const on of [connection, served.corpus]) if (lists) listsBeside(on, lists);
     return {
       connection,
+      served,
       run: async (query: string, mode: Mode) => {
         answers.clearAnswers(connection);
         texts.dropPageTexts(connection);
         return JSON.stringify(await search.searchDecisions(connection, { query, mode, limit: 20, page: 1, bridge: true }));
       },
+      http: async (query: string, mode: Mode) => {
+        answers.clearAnswers(served.corpus);
+        texts.dropPageTexts(served.corpus);
+        await httpGet(`${served.url}/api/v1/decisions/search?${new URLSearchParams({ query, mode })}`, { authorization: served.authorization() });
+      },
     };
   };
-  const trees = [await tree(values.before, values['before-db'] ?? values.db), await tree('.', values.db)];
+  const trees = [await tree(values.before, values['before-db'] ?? values.db), await tree('.', values.db, values.lists)];
   for (const mode of modes) {
     const list = mode === 'keyword' ? queries.legal : queries.mixed;
     // Per tree, all queries and (hybrid's mixed list alternates them) the lay ones alone.
     const times: [number[], number[]] = [[], []];
+    const overHttp: [number[], number[]] = [[], []];
     const lay: [number[], number[]] = [[], []];
     let same = 0;
     for (const [index, query] of list.entries()) {
@@ -277,10 +291,15 @@ if (values.before) {
         if (index >= WARMUP) times[which].push(ms);
         if (index >= WARMUP && mode === 'hybrid' && index % 2 === 1) lay[which].push(ms);
       }
+      for (const which of Math.floor(index / 2) % 2 === 0 ? [1, 0] : [0, 1]) {
+        const started = performance.now();
+        await trees[which].http(query, mode);
+        if (index >= WARMUP) overHttp[which].push(performance.now() - started);
+      }
       if (answers[0] === answers[1]) same++;
     }
     const abRows: (string | number)[][] = [[`${mode}: searchDecisions, new query`, 'p50 ms', 'p95 ms', 'mean ms', 'x before p50']];
-    for (const [label, samples] of [['', times], [', lay queries', lay]] as const) {
+    for (const [label, samples] of [['', times], [', lay queries', lay], [', HTTP GET', overHttp]] as const) {
       if (samples[0].length === 0) continue;
       for (const [which, name] of ['before', 'this tree'].entries()) {
         const s = stats(samples[which]);
@@ -290,6 +309,9 @@ if (values.before) {
     console.log(`\n${mode}: ${list.length - WARMUP} new queries, before and this tree interleaved, identical answers ${same}/${list.length}`);
     printTable(abRows);
   }
-  for (const { connection } of trees) connection.close();
+  for (const { connection, served } of trees) {
+    connection.close();
+    served.close();
+  }
 }
 service.close();

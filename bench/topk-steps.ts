@@ -8,6 +8,7 @@
  * --arm: hybrid's lexical arm instead (the mixed legal and lay queries, words OR'd, as typed or widened; --pool 200).
  * --before DIR: an older checkout (`git archive HEAD src | tar -x -C DIR`): its top-k path as a row of its own.
  * --before-db FILE: the older top-k path reads this copy of the corpus (its lists as its code builds them).
+ * --lists SIDE: this tree reads the lists of SIDE, built beside the read-only corpus by bench/lists-beside.ts.
  * Every answer of the top-k paths is compared with the full ranking's.
  * Opens the corpus read-only: it never writes the file (the impact lists must be there already).
  */
@@ -21,13 +22,14 @@ import { planQuery } from '../src/search/plan.ts';
 import { asTyped, matchExpression, phrasesOf } from '../src/search/query.ts';
 import { ALL_ROWS, BM25, COUNT_CAP, rankRange } from '../src/search/rank-range.ts';
 import { topKRanking, topKServed } from '../src/search/top-k.ts';
-import { rankFromLists } from '../src/search/top-k-lists.ts';
+import { listsServed, matchesFromLists, rankFromLists } from '../src/search/top-k-lists.ts';
+import { listsBeside } from './lists-beside.ts';
 import { benchQueries } from './search-queries.ts';
 import { printTable, stats } from './lib.ts';
 
 const { values } = parseArgs({ options: {
   db: { type: 'string' }, queries: { type: 'string', default: '60' }, pool: { type: 'string', default: '20' }, before: { type: 'string' },
-  arm: { type: 'string' }, 'before-db': { type: 'string' },
+  arm: { type: 'string' }, 'before-db': { type: 'string' }, lists: { type: 'string' },
 } });
 if (!values.db) {
   console.error('usage: node bench/topk-steps.ts --db CORPUS [--queries N] [--pool N]');
@@ -36,6 +38,7 @@ if (!values.db) {
 const load = () => execSync('uptime').toString().trim().replace(/.*load average: /u, '');
 console.log(`${new Date().toISOString()}, node ${process.version}, load ${load()}`);
 const db = openCorpus(values.db, { readonly: true });
+if (values.lists) listsBeside(db, values.lists);
 const pool = Number(values.pool);
 const noFilter = filterSql({});
 const { legal, mixed } = benchQueries(Number(values.queries));
@@ -62,6 +65,7 @@ const get = <T>(text: string, ...params: unknown[]) => db.prepare(text).get(...p
 const steps: Record<string, (expression: string, phrases: string[]) => unknown> = {
   'full ranking (statement and count)': (expression) => db.transaction(() => rankRange(db, expression, noFilter, ALL_ROWS, pool))(),
   'full ranking statement alone': (expression) => db.prepare(`SELECT rowid, ${BM25} AS score FROM decisions_fts f WHERE decisions_fts MATCH ? ORDER BY score, rowid LIMIT ?`).all(expression, pool),
+  'count from the lists\' row sets (null where not)': (expression) => db.transaction(() => matchesFromLists(db, expression, COUNT_CAP + 1))(),
   'count up to 10,001 (no bm25)': (expression) => get(`SELECT count(*) AS n FROM (SELECT 1 FROM decisions_fts WHERE decisions_fts MATCH ? LIMIT ?)`, expression, COUNT_CAP + 1),
   'walk every match (no bm25)': (expression) => get(`SELECT count(*) AS n FROM decisions_fts WHERE decisions_fts MATCH ?`, expression),
   'one row, no bm25 (set-up: prefix merges)': (expression) => {
@@ -90,11 +94,14 @@ const queries = (arm ? mixed : legal).map((query) => {
   return { expression: matchExpression(groups, !arm), phrases: phrasesOf(groups) };
 }).filter((query) => query.expression !== '');
 const listsBefore = topKServed(db).fromLists;
+const deeperBefore = { ...listsServed(db) };
 for (const { expression, phrases } of queries) {
   compared('now', topKRanking)(expression, phrases);
   if (older) compared('before', older.topKRanking)(expression, phrases);
 }
 const fromLists = topKServed(db).fromLists - listsBefore;
+const deeper = listsServed(db).deeper - deeperBefore.deeper;
+const countedFromSets = listsServed(db).countedFromSets - deeperBefore.countedFromSets;
 for (const [index, { expression, phrases }] of queries.entries()) {
   const order = names.map((_, i) => names[(i + index) % names.length]);
   for (const name of order) {
@@ -115,6 +122,6 @@ printTable(table);
 const m = stats(shape.matches);
 console.log(`${queries.length} queries; phrases p50 ${stats(shape.phrases).p50}, prefix phrases p50 `
   + `${stats(shape.prefixes).p50}; matches p50 ${m.p50}, p95 ${m.p95}`);
-console.log(`proven by the top-k path: this tree ${differing.proven.now} of ${queries.length} (from the lists' terms alone: ${fromLists}; differing from the full ranking: ${differing.now})`
+console.log(`proven by the top-k path: this tree ${differing.proven.now} of ${queries.length} (from the lists' terms alone: ${fromLists}, of them after reading deeper rows ${deeper}, counted from the row sets ${countedFromSets}; differing from the full ranking: ${differing.now})`
   + (older ? `, before ${differing.proven.before} (differing: ${differing.before})` : '') + `; load ${load()}`);
 db.close();

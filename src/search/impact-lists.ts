@@ -17,6 +17,14 @@
 // for any expression of such phrases is the sum of these terms in the expression's phrase order, so a ranking proven
 // from the lists needs no FTS5 statement (top-k-lists.ts). Kept in a column of its own: a juralite that does not know
 // it reads `listed` as before and leaves the column empty when it builds, which the state's `terms` then says.
+//
+// Since session 20 a list also holds, in two more columns read only where the first rows do not prove a ranking, the
+// rows after them down to DEEPER_FACTOR times the list's length with their terms (`deeper`), and, where the listed
+// rows leave rows of the phrase out, the set of every row the phrase matches as a bitmap (`matched`): the count of a
+// ranking proven from the lists is then taken from the sets, without FTS5's set-up of the expression (at 500k
+// decisions its prefix merges cost 3-4 ms a query), and a candidate known to lack a phrase is known exactly. The
+// state's `deeper` says every list was built so; an older juralite that builds leaves both columns empty and the
+// state without it.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { PREFIX_MIN } from './query.ts';
@@ -33,6 +41,11 @@ export const K1 = 1.2;
  * against 21.3 (bench/README, session 19).
  */
 export const listLength = (rows: number) => Math.max(4_000, Math.ceil(rows / 100));
+/**
+ * A list's deeper rows reach this many times its length: at 500k decisions lists of 20,000 rows proved 55 of 60
+ * keyword pages from their terms where 5,000 proved 34 (bench/README, session 19); read only where needed.
+ */
+export const DEEPER_FACTOR = 4;
 /** Phrases matching fewer rows get no list: the top-k path reads all their rows. */
 export const LIST_MIN_ROWS = 300;
 /** Rows written or removed since the build that the top-k path scores on every query before the drain builds anew. */
@@ -40,15 +53,23 @@ export const CHANGED_MAX = 2_000;
 
 const META_KEY = 'search_impacts';
 
-/** The lists' tables and the trigger noting removed rows; created when missing (no schema version of their own). */
+/**
+ * The lists' tables and the trigger noting removed rows; created when missing (no schema version of their own). A rowid
+ * table with the phrase indexed apart: in a WITHOUT ROWID table (the layout before session 20) every comparison of
+ * the key lookup read a whole overflowing record (SQLite compares such index cells only in full: 64-300 KB a probe,
+ * some 0.4 ms a list at 100k decisions). The row set before the deeper rows: a count reads it without walking them.
+ */
 const TABLES = `
   CREATE TABLE IF NOT EXISTS search_impacts (
-    phrase TEXT PRIMARY KEY,   -- as the FTS5 expression writes it: '"stem"' or '"stem"*'
-    rows   INTEGER NOT NULL,   -- rows matching the phrase when built
-    beyond REAL NOT NULL,      -- the highest saturation of a matching row not listed (0: all listed)
-    listed BLOB NOT NULL,      -- int32 row ids, best first, then their saturations as float32 (rounded up)
-    terms  BLOB                -- the listed rows' BM25 terms as float64, as FTS5 computed them (null: built before session 19)
-  ) WITHOUT ROWID;
+    id      INTEGER PRIMARY KEY,
+    phrase  TEXT NOT NULL UNIQUE, -- as the FTS5 expression writes it: '"stem"' or '"stem"*'
+    rows    INTEGER NOT NULL,     -- rows matching the phrase when built
+    beyond  REAL NOT NULL,        -- the highest saturation of a matching row not listed (0: all listed)
+    listed  BLOB NOT NULL,        -- int32 row ids, best first, then their saturations as float32 (rounded up)
+    terms   BLOB,                 -- the listed rows' BM25 terms as float64, as FTS5 computed them (null: built before session 19)
+    matched BLOB,                 -- every row matching the phrase, a bitmap by row id, where the listed rows leave some out
+    deeper  BLOB                  -- the rows after the listed ones: float64 terms, then int32 ids (null: built before session 20)
+  );
   CREATE TABLE IF NOT EXISTS search_impacts_changed (doc_id INTEGER PRIMARY KEY);
   CREATE TRIGGER IF NOT EXISTS search_impacts_removed AFTER DELETE ON search_docs
     BEGIN INSERT OR IGNORE INTO search_impacts_changed (doc_id) VALUES (old.doc_id); END;`;
@@ -62,14 +83,25 @@ export interface ImpactState {
   length?: number;
   /** Every list holds its rows' BM25 terms (absent: built before session 19, or by a juralite that does not write them). */
   terms?: boolean;
+  /** Every list holds its deeper rows and, where they leave rows out, its row set (absent: built before session 20). */
+  deeper?: boolean;
 }
 
 /** Creates the lists' tables and trigger where missing (a writable connection, before the drain writes rows). */
 export function ensureImpactTables(db: Database.Database): void {
+  // The layout before session 20 (above): dropped with the lists' state, so that the lists are built anew.
+  // As the name resolves (a temporary table first: bench/lists-beside.ts).
+  const table = sql<[], { wr: number }>(db,
+    `SELECT wr FROM pragma_table_list('search_impacts') WHERE schema IN ('temp', 'main') ORDER BY schema = 'temp' DESC LIMIT 1`).get();
+  if (table?.wr === 1) {
+    db.exec(`DROP TABLE search_impacts; DELETE FROM meta WHERE key = '${META_KEY}'`);
+  }
   db.exec(TABLES);
-  // Tables created before session 19 get the column; their lists have no terms until built anew.
-  const columns = sql<[], { name: string }>(db, 'SELECT name FROM pragma_table_info(\'search_impacts\')').all();
-  if (!columns.some((column) => column.name === 'terms')) db.exec('ALTER TABLE search_impacts ADD COLUMN terms BLOB');
+  // Tables created without a column get it; their lists have no terms (deeper rows) until built anew.
+  const columns = new Set(sql<[], { name: string }>(db, 'SELECT name FROM pragma_table_info(\'search_impacts\')').all().map((column) => column.name));
+  for (const column of ['terms', 'matched', 'deeper']) {
+    if (!columns.has(column)) db.exec(`ALTER TABLE search_impacts ADD COLUMN ${column} BLOB`);
+  }
 }
 
 /** IDF as FTS5 computes it for a phrase matching `hits` of `rows` rows (floored at 1e-6). */
@@ -113,15 +145,22 @@ function setState(db: Database.Database, state: ImpactState): void {
 /** A list as stored: row ids best first and their saturations. */
 export interface ImpactList { ids: Int32Array; saturations: Float32Array }
 
+/**
+ * A blob's bytes where they are aligned to `alignment` (a blob of some size has a buffer of its own, at offset 0), else
+ * a copy: no fresh memory per list read (a first touch of a fresh page costs 10-18 µs on the development machine).
+ */
+const aligned = (blob: Buffer, alignment: number): Uint8Array => (blob.byteOffset % alignment === 0 ? blob : new Uint8Array(blob));
+
 export function decodeList(listed: Buffer): ImpactList {
   const n = listed.byteLength / 8;
-  const copy = new Uint8Array(listed);
-  return { ids: new Int32Array(copy.buffer, 0, n), saturations: new Float32Array(copy.buffer, 4 * n, n) };
+  const bytes = aligned(listed, 4);
+  return { ids: new Int32Array(bytes.buffer, bytes.byteOffset, n), saturations: new Float32Array(bytes.buffer, bytes.byteOffset + 4 * n, n) };
 }
 
 /** A list's BM25 terms as stored (float64, in the order of its rows). */
 export function decodeTerms(terms: Buffer): Float64Array {
-  return new Float64Array(new Uint8Array(terms).buffer);
+  const bytes = aligned(terms, 8);
+  return new Float64Array(bytes.buffer, bytes.byteOffset, terms.byteLength / 8);
 }
 
 function encodeList(ids: number[], saturations: number[]): Buffer {
@@ -153,10 +192,60 @@ export function readList(db: Database.Database, phrase: string, terms: boolean, 
 
 const encodeTerms = (terms: number[]) => Buffer.from(Float64Array.from(terms).buffer);
 
+/** A list's deeper rows (after its listed ones, best first) with their terms, and its phrase's rows where it leaves some out. */
+export interface DeeperRows { ids: Int32Array; terms: Float64Array; matched: Uint8Array | null }
+
+/** Deeper rows as stored: their terms as float64, then their ids as int32 (the terms first: aligned without a copy). */
+function encodeDeeper(ids: number[], terms: number[]): Buffer {
+  const bytes = Buffer.alloc(12 * ids.length);
+  for (let i = 0; i < ids.length; i++) {
+    bytes.writeDoubleLE(terms[i], 8 * i);
+    bytes.writeInt32LE(ids[i], 8 * ids.length + 4 * i);
+  }
+  return bytes;
+}
+
+/** A set of row ids as a bitmap: bit `id & 7` of byte `id >> 3`, padded to whole 32-bit words. */
+function encodeRowSet(ids: number[]): Buffer {
+  const bytes = Buffer.alloc(4 * ((ids.reduce((most, id) => Math.max(most, id), 0) >> 5) + 1));
+  for (const id of ids) bytes[id >> 3] |= 1 << (id & 7);
+  return bytes;
+}
+
+/** A stored bitmap's bytes (a view where the blob has a buffer of its own, as blobs this large do). */
+const rowSet = (matched: Buffer | null) => matched && new Uint8Array(matched.buffer, matched.byteOffset, matched.byteLength);
+
+/**
+ * A phrase's deeper rows and row set (null: no list, or one built before session 20; call only where the state says
+ * `deeper`). Read apart from the list: most rankings are proven by the listed rows alone.
+ */
+export function readDeeper(db: Database.Database, phrase: string): DeeperRows | null {
+  const stored = sql<[string], { deeper: Buffer | null; matched: Buffer | null }>(db,
+    'SELECT deeper, matched FROM search_impacts WHERE phrase = ?').get(phrase);
+  if (!stored?.deeper) return null;
+  const bytes = aligned(stored.deeper, 8);
+  const n = bytes.byteLength / 12;
+  return {
+    terms: new Float64Array(bytes.buffer, bytes.byteOffset, n),
+    ids: new Int32Array(bytes.buffer, bytes.byteOffset + 8 * n, n),
+    matched: rowSet(stored.matched),
+  };
+}
+
+/** A phrase's row set where its list leaves rows out (null: none stored; call only where the state says `deeper`). */
+export function readRowSet(db: Database.Database, phrase: string): Uint8Array | null {
+  return rowSet(sql<[string], { matched: Buffer | null }>(db, 'SELECT matched FROM search_impacts WHERE phrase = ?').get(phrase)?.matched ?? null);
+}
+
 /** A float32 at or above `value` (float32 rounds to nearest: 2^-24 relative at most; this adds 1e-6). */
 const roundedUp = (value: number) => Math.fround(value * (1 + 1e-6));
 
-export interface BuildOptions { length?: number; minRows?: number }
+/**
+ * length: rows listed per phrase; depth: rows kept with the deeper ones (listed included); minRows: the least rows of a
+ * listed phrase; flush: false where decisions_fts is another schema's, read-only, with no writes pending (a benchmark
+ * building lists beside a corpus it must not write: bench/lists-beside.ts).
+ */
+export interface BuildOptions { length?: number; depth?: number; minRows?: number; flush?: boolean }
 
 /**
  * Builds every list anew from decisions_fts as this connection reads it (inside the caller's transaction): one per
@@ -167,7 +256,7 @@ export interface BuildOptions { length?: number; minRows?: number }
 export function buildImpactLists(db: Database.Database, options: BuildOptions = {}): void {
   // FTS5 writes its averages record when the transaction ends (or at a flush): inside the drain that wrote the rows
   // the record as stored still says what the index held before (0 rows after a fresh import's first drain).
-  db.exec(`INSERT INTO decisions_fts (decisions_fts) VALUES ('flush')`);
+  if (options.flush !== false) db.exec(`INSERT INTO decisions_fts (decisions_fts) VALUES ('flush')`);
   const totals = ftsTotals(db);
   const length = options.length ?? listLength(totals.rows);
   const minRows = options.minRows ?? LIST_MIN_ROWS;
@@ -176,30 +265,38 @@ export function buildImpactLists(db: Database.Database, options: BuildOptions = 
   db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_impacts_vocab USING fts5vocab(main, decisions_fts, row)`);
   const words = sql<[number], { term: string }>(db, 'SELECT term FROM temp.search_impacts_vocab WHERE doc >= ?').all(minRows);
   const count = sql<[string], { n: number }>(db, 'SELECT count(*) AS n FROM decisions_fts WHERE decisions_fts MATCH ?');
+  const deep = Math.max(length, options.depth ?? length * DEEPER_FACTOR);
   const ranked = sql<[string, number], { doc_id: number; score: number }>(db,
     `SELECT rowid AS doc_id, ${BM25} AS score FROM decisions_fts WHERE decisions_fts MATCH ? ORDER BY score, rowid LIMIT ?`);
-  const insert = sql(db, 'INSERT OR IGNORE INTO search_impacts (phrase, rows, beyond, listed, terms) VALUES (?, ?, ?, ?, ?)');
+  const matching = sql<[string], { doc_id: number }>(db, 'SELECT rowid AS doc_id FROM decisions_fts WHERE decisions_fts MATCH ?');
+  const insert = sql(db, `INSERT OR IGNORE INTO search_impacts (phrase, rows, beyond, listed, terms, deeper, matched)
+    VALUES (?, ?, ?, ?, ?, ?, ?)`);
   const list = (phrase: string) => {
     // The count, not fts5vocab's: the IDF bound must not rest on rows a delete left in the vocabulary.
     const rows = count.get(phrase)!.n;
     if (rows < minRows) return;
     if (rows * 2 >= totals.rows) {
-      insert.run(phrase, rows, K1 + 1, Buffer.alloc(0), Buffer.alloc(0));
+      insert.run(phrase, rows, K1 + 1, Buffer.alloc(0), Buffer.alloc(0), Buffer.alloc(0), null);
       return;
     }
     const weight = idf(totals.rows, rows);
-    const best = ranked.all(phrase, length + 1);
+    // One row more than kept: the first row left out gives `beyond`.
+    const best = ranked.all(phrase, deep + 1);
     const saturations = best.map((row) => -row.score / weight);
     const listed = best.slice(0, length);
+    const deeper = best.slice(length, deep);
     // FTS5's score of one phrase is -1.0 * (0.0 + term): the term itself, bit for bit.
+    const terms = (part: typeof best) => part.map((row) => -row.score);
     insert.run(phrase, rows, best.length > length ? roundedUp(saturations[length]) : 0,
-      encodeList(listed.map((row) => row.doc_id), saturations.slice(0, length)), encodeTerms(listed.map((row) => -row.score)));
+      encodeList(listed.map((row) => row.doc_id), saturations.slice(0, length)), encodeTerms(terms(listed)),
+      encodeDeeper(deeper.map((row) => row.doc_id), terms(deeper)),
+      rows > length ? encodeRowSet(matching.all(phrase).map((row) => row.doc_id)) : null);
   };
   for (const { term } of words) {
     list(`"${term}"`);
     if (term.length >= PREFIX_MIN && !/\d/u.test(term)) list(`"${term}"*`);
   }
-  setState(db, { rows: totals.rows, avgdl: totals.avgdl, fingerprint: null, length, terms: true });
+  setState(db, { rows: totals.rows, avgdl: totals.avgdl, fingerprint: null, length, terms: true, deeper: true });
 }
 
 /** Notes a decision row the drain writes (a new row, or one written anew), for the top-k path to score it always. */
@@ -234,14 +331,14 @@ export function impactListsHold(db: Database.Database, state: ImpactState | null
 
 /**
  * On a writable open of a file whose lists do not hold (none yet, or written since by something that does not keep
- * them) or were built before session 19 (no terms; shorter than listLength asks for): builds them, in a transaction
+ * them) or were built before session 20 (no terms or deeper rows; shorter than listLength asks for): builds them, in a transaction
  * of its own, and seals them.
  */
 export function completeImpactLists(db: Database.Database): void {
   const state = impactState(db);
-  // Lists built before session 19 (or by a juralite that does not write them) hold no terms and are shorter than
-  // listLength asks for now: built anew.
-  if (impactListsHold(db, state) && state.terms) return;
+  // Lists built before session 19 (20) (or by a juralite that does not write them) hold no terms (deeper rows) and may
+  // be shorter than listLength asks for now: built anew.
+  if (impactListsHold(db, state) && state.terms && state.deeper) return;
   db.transaction(() => buildImpactLists(db))();
   sealImpactLists(db);
 }

@@ -19,7 +19,7 @@ import { asTyped, matchExpression, phrasesOf } from '../../src/search/query.ts';
 import { rankDecisionRows } from '../../src/search/rank-helper.ts';
 import { ALL_ROWS, rankRange } from '../../src/search/rank-range.ts';
 import { topKRanking, topKServed } from '../../src/search/top-k.ts';
-import { listsRanking, parseExpression, rankFromLists } from '../../src/search/top-k-lists.ts';
+import { listsRanking, listsServed, matchesFromLists, parseExpression, rankFromLists } from '../../src/search/top-k-lists.ts';
 
 const WORDS = ['Eigenbedarfskündigung', 'Mietverhältnis', 'Wohnraum', 'Sturz', 'Sachmangel', 'Rücktritt', 'Betrug',
   'Baugenehmigung', 'Verfolgung', 'Jobcenter', 'Gutachten', 'Abmahnung', 'Kündigung', 'Haftung', 'Eingriff', 'Revision',
@@ -56,6 +56,16 @@ function agreeing(db: Database.Database, runs: number): number {
     assert.deepEqual(rankDecisionRows(db, expression, filters, pool, phrasesOf(groups)), full);
   }), { numRuns: runs, seed: 27 });
   return topKServed(db).proven - before;
+}
+
+/** A drawn query's groups, expression and filters, the full ranking's answer (rankRange over all rows) and the lists'. */
+function fullRanking(db: Database.Database, { words, all, typed, bridge, filter, pool }: { words: string[]; all: boolean; typed: boolean; bridge: boolean; filter: DecisionFilters; pool: number }) {
+  const plan = planQuery(db, words.join(' '), bridge);
+  const groups = typed ? asTyped(plan.groups) : plan.groups;
+  const expression = matchExpression(groups, all);
+  const filters = filterSql(filter);
+  const full = db.transaction(() => rankRange(db, expression, filters, ALL_ROWS, pool))();
+  return { groups, expression, filters, full, fast: db.transaction(() => rankFromLists(db, expression, filters, pool))() };
 }
 
 let base: Promise<string> | undefined;
@@ -165,21 +175,18 @@ test('lists built in the transaction that wrote the index record the index as wr
 
 test('rankings proven from the lists\' terms alone are the full ranking\'s, scores bit for bit, and only while the index is the lists\'', async (t) => {
   const { db } = await corpus(t);
-  // Longer lists than the other tests' (8 rows): more rows the terms score exactly, some handed to the statement path.
-  db.transaction(() => buildImpactLists(db, { length: 20, minRows: 6 }))();
+  // Longer lists than the other tests' (8 rows): more rows the terms score exactly, some handed to the statement path
+  // (no deeper rows: those prove nearly every ranking of this small corpus, next test).
+  db.transaction(() => buildImpactLists(db, { length: 20, depth: 20, minRows: 6 }))();
   sealImpactLists(db);
   let proven = 0;
   let declined = 0;
   let example: { expression: string; pool: number } | undefined;
   // Rankings the terms did not prove, whose exact rows the statement path took without FTS5 scoring them again.
   let helped = 0;
-  fc.assert(fc.property(query, ({ words, all, typed, bridge, filter, pool }) => {
-    const plan = planQuery(db, words.join(' '), bridge);
-    const groups = typed ? asTyped(plan.groups) : plan.groups;
-    const expression = matchExpression(groups, all);
-    const filters = filterSql(filter);
-    const full = db.transaction(() => rankRange(db, expression, filters, ALL_ROWS, pool))();
-    const fast = db.transaction(() => rankFromLists(db, expression, filters, pool))();
+  fc.assert(fc.property(query, (drawn) => {
+    const { pool } = drawn;
+    const { groups, expression, filters, full, fast } = fullRanking(db, drawn);
     if (fast) {
       proven++;
       // deepEqual compares the scores with Object.is: the same doubles as FTS5's bm25().
@@ -206,6 +213,77 @@ test('rankings proven from the lists\' terms alone are the full ranking\'s, scor
   // A row changed since the build (noted by the drain): the terms' IDF and averages may no longer be the index's.
   db.prepare('INSERT INTO search_impacts_changed (doc_id) VALUES (?)').run(1);
   assert.equal(provenNow(), false);
+});
+
+test('rankings proven once the lists\' deeper rows are read are the full ranking\'s', async (t) => {
+  const { db } = await corpus(t);
+  // Lists of 4 rows and 4 deeper ones: many rankings need the deeper rows.
+  db.transaction(() => buildImpactLists(db, { length: 4, depth: 8, minRows: 6 }))();
+  sealImpactLists(db);
+  const before = { ...listsServed(db) };
+  let proven = 0;
+  fc.assert(fc.property(query, (drawn) => {
+    const { groups, expression, filters, full, fast } = fullRanking(db, drawn);
+    if (fast) proven++;
+    for (const answer of [fast, db.transaction(() => topKRanking(db, expression, phrasesOf(groups), filters, drawn.pool))()]) {
+      if (answer) assert.deepEqual(answer, full, expression);
+    }
+  }), { numRuns: 200, seed: 20 });
+  const deeper = listsServed(db).deeper - before.deeper;
+  assert.ok(proven >= 60 && deeper >= 20, `proven ${proven}, after the deeper rows ${deeper}`);
+});
+
+test('counts from the lists\' row sets are FTS5\'s, up to any cap', async (t) => {
+  const { db } = await corpus(t);
+  // Lists of 2 rows in phrases of 3 or more: nearly every phrase's count comes from its row set.
+  db.transaction(() => buildImpactLists(db, { length: 2, depth: 4, minRows: 3 }))();
+  sealImpactLists(db);
+  let counted = 0;
+  fc.assert(fc.property(query, fc.constantFrom(1, 7, 40, 10_001), ({ words, all, typed, bridge }, cap) => {
+    const plan = planQuery(db, words.join(' '), bridge);
+    const groups = typed ? asTyped(plan.groups) : plan.groups;
+    const expression = matchExpression(groups, all);
+    const fromSets = db.transaction(() => matchesFromLists(db, expression, cap))();
+    if (fromSets === null) return;
+    counted++;
+    const fts = db.prepare('SELECT count(*) FROM (SELECT 1 FROM decisions_fts WHERE decisions_fts MATCH ? LIMIT ?)').pluck().get(expression, cap);
+    assert.equal(fromSets, fts, expression);
+  }), { numRuns: 200, seed: 32 });
+  assert.ok(counted >= 100, `counted from the sets ${counted} of 200`);
+});
+
+test('lists of session 19 (no deeper rows, no row sets) rank read-only as before, the same answers; a writable open builds them anew', async (t) => {
+  const { db, dir } = await corpus(t);
+  db.transaction(() => buildImpactLists(db, { length: 4, depth: 16, minRows: 6 }))();
+  sealImpactLists(db);
+  // As session 19's code left a file: its table (WITHOUT ROWID, neither column), the state without `deeper`.
+  db.exec(`CREATE TABLE s19 (phrase TEXT PRIMARY KEY, rows INTEGER NOT NULL, beyond REAL NOT NULL, listed BLOB NOT NULL, terms BLOB) WITHOUT ROWID;
+    INSERT INTO s19 SELECT phrase, rows, beyond, listed, terms FROM search_impacts;
+    DROP TABLE search_impacts; ALTER TABLE s19 RENAME TO search_impacts;
+    UPDATE meta SET value = json_remove(value, '$.deeper') WHERE key = 'search_impacts'`);
+  const reader = openCorpus(join(dir, 'corpus.db'), { readonly: true });
+  t.after(() => reader.close());
+  const before = { ...listsServed(reader) };
+  let proven = 0;
+  for (const first of WORDS) {
+    for (const second of ['', ' Kündigung', ' Verfahren']) {
+      const { groups } = planQuery(reader, first + second, false);
+      const expression = matchExpression(groups, true);
+      const full = reader.transaction(() => rankRange(reader, expression, filterSql({}), ALL_ROWS, 3))();
+      const fast = reader.transaction(() => rankFromLists(reader, expression, filterSql({}), 3))();
+      if (fast) {
+        proven++;
+        assert.deepEqual(fast, full, expression);
+      }
+    }
+  }
+  assert.ok(proven > 0);
+  assert.deepEqual(listsServed(reader), before);
+  completeImpactLists(db);
+  assert.equal(impactState(db)!.deeper, true);
+  assert.equal(db.prepare(`SELECT count(*) FROM pragma_table_info('search_impacts') WHERE name IN ('deeper', 'matched')`).pluck().get(), 2);
+  // A rowid table now (the key lookup no longer reads whole records).
+  assert.equal(db.prepare(`SELECT wr FROM pragma_table_list('search_impacts') WHERE schema = 'main'`).pluck().get(), 0);
 });
 
 test('the expressions the lists can score: phrases, AND, OR and parentheses, in FTS5\'s precedence', () => {
