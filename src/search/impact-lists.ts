@@ -19,6 +19,7 @@
 // it reads `listed` as before and leaves the column empty when it builds, which the state's `terms` then says.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
+import { bridgeUnits } from './bridge-units.ts';
 import { PREFIX_MIN } from './query.ts';
 import { BM25, indexFingerprint } from './rank-range.ts';
 
@@ -43,10 +44,10 @@ const META_KEY = 'search_impacts';
 /** The lists' tables and the trigger noting removed rows; created when missing (no schema version of their own). */
 const TABLES = `
   CREATE TABLE IF NOT EXISTS search_impacts (
-    phrase TEXT PRIMARY KEY,   -- as the FTS5 expression writes it: '"stem"' or '"stem"*'
+    phrase TEXT PRIMARY KEY,   -- as the FTS5 expression writes it: '"stem"', '"stem"*', '"a b"' or 'NEAR("a" "b", 6)'
     rows   INTEGER NOT NULL,   -- rows matching the phrase when built
-    beyond REAL NOT NULL,      -- the highest saturation of a matching row not listed (0: all listed)
-    listed BLOB NOT NULL,      -- int32 row ids, best first, then their saturations as float32 (rounded up)
+    beyond REAL NOT NULL,      -- the highest saturation of a matching row not listed (0: all listed; a NEAR group: its sum)
+    listed BLOB NOT NULL,      -- int32 row ids, best first, then their saturations as float32 (rounded up; NEAR: sums)
     terms  BLOB                -- the listed rows' BM25 terms as float64, as FTS5 computed them (null: built before session 19)
   ) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS search_impacts_changed (doc_id INTEGER PRIMARY KEY);
@@ -62,6 +63,8 @@ export interface ImpactState {
   length?: number;
   /** Every list holds its rows' BM25 terms (absent: built before session 19, or by a juralite that does not write them). */
   terms?: boolean;
+  /** The bridge's multi-word phrases and norms' NEAR groups have lists too (absent: built before session 20). */
+  groups?: boolean;
 }
 
 /** Creates the lists' tables and trigger where missing (a writable connection, before the drain writes rows). */
@@ -199,7 +202,20 @@ export function buildImpactLists(db: Database.Database, options: BuildOptions = 
     list(`"${term}"`);
     if (term.length >= PREFIX_MIN && !/\d/u.test(term)) list(`"${term}"*`);
   }
-  setState(db, { rows: totals.rows, avgdl: totals.avgdl, fingerprint: null, length, terms: true });
+  // The bridge's phrases are phrases like any other; a norm's NEAR group is listed by its rows' bm25() of the group
+  // alone, the sum of its words' terms (top-k-bounded.ts bounds with it and lets FTS5 score the rows it needs).
+  const recorded = sql<[string], { rows: number }>(db, 'SELECT rows FROM search_impacts WHERE phrase = ?');
+  const units = bridgeUnits((stem) => (recorded.get(`"${stem.replace(/"/gu, '""')}"`)?.rows ?? 0) * 2 >= totals.rows);
+  for (const phrase of units.phrases) list(phrase);
+  for (const group of units.groups) {
+    const rows = count.get(group)!.n;
+    if (rows < minRows) continue;
+    const sums = ranked.all(group, length + 1).map((row) => ({ doc_id: row.doc_id, sum: -row.score }));
+    const listed = sums.slice(0, length);
+    insert.run(group, rows, sums.length > length ? roundedUp(sums[length].sum) : 0,
+      encodeList(listed.map((row) => row.doc_id), listed.map((row) => row.sum)), encodeTerms(listed.map((row) => row.sum)));
+  }
+  setState(db, { rows: totals.rows, avgdl: totals.avgdl, fingerprint: null, length, terms: true, groups: true });
 }
 
 /** Notes a decision row the drain writes (a new row, or one written anew), for the top-k path to score it always. */
@@ -234,14 +250,14 @@ export function impactListsHold(db: Database.Database, state: ImpactState | null
 
 /**
  * On a writable open of a file whose lists do not hold (none yet, or written since by something that does not keep
- * them) or were built before session 19 (no terms; shorter than listLength asks for): builds them, in a transaction
- * of its own, and seals them.
+ * them) or were built before session 19 (no terms; shorter than listLength asks for) or 20 (no lists of the bridge's
+ * phrases and norm groups): builds them, in a transaction of its own, and seals them.
  */
 export function completeImpactLists(db: Database.Database): void {
   const state = impactState(db);
   // Lists built before session 19 (or by a juralite that does not write them) hold no terms and are shorter than
   // listLength asks for now: built anew.
-  if (impactListsHold(db, state) && state.terms) return;
+  if (impactListsHold(db, state) && state.terms && state.groups) return;
   db.transaction(() => buildImpactLists(db))();
   sealImpactLists(db);
 }

@@ -24,23 +24,24 @@ const MARGIN = 1e-6;
 /** An expression's structure: a phrase (by its place in the expression), or all / any of the parts. */
 export type MatchTree = { phrase: number } | { all: MatchTree[] } | { any: MatchTree[] };
 
-const TOKEN = /\s*(?:("(?:[^"]|"")*"\*?)|(\()|(\))|(AND|OR)(?=[\s("]|$))/uy;
+const TOKEN = /\s*(?:("(?:[^"]|"")*"\*?)|(\()|(\))|(AND|OR)(?=[\s("]|$)|(NEAR\((?:\s*"(?:[^"]|"")*")+\s*,\s*\d+\s*\)))/uy;
 
 /**
  * The phrases (in order, as written) and the structure of an FTS5 expression of quoted phrases, prefix stars, AND, OR
- * and parentheses (query.ts matchExpression but for NEAR groups and column filters); null for anything else.
+ * and parentheses (query.ts matchExpression but for NEAR groups and column filters); null for anything else. With
+ * `groups`, a NEAR group is read too, as one leaf (its text as a phrase): top-k-bounded.ts bounds it by its list.
  */
-export function parseExpression(expression: string): { phrases: string[]; tree: MatchTree } | null {
+export function parseExpression(expression: string, groups = false): { phrases: string[]; tree: MatchTree } | null {
   const tokens: string[] = [];
   TOKEN.lastIndex = 0;
   while (TOKEN.lastIndex < expression.length) {
     const at = TOKEN.lastIndex;
     const match = TOKEN.exec(expression);
-    if (!match) {
+    if (!match || (match[5] && !groups)) {
       if (expression.slice(at).trim() === '') break;
       return null;
     }
-    tokens.push(match[1] ?? match[2] ?? match[3] ?? match[4]);
+    tokens.push(match[1] ?? match[2] ?? match[3] ?? match[4] ?? match[5]);
   }
   const phrases: string[] = [];
   let next = 0;
@@ -61,7 +62,7 @@ export function parseExpression(expression: string): { phrases: string[]; tree: 
       const inner = any();
       return tokens[next++] === ')' ? inner : null;
     }
-    if (token?.startsWith('"')) return { phrase: phrases.push(token) - 1 };
+    if (token?.startsWith('"') || token?.startsWith('NEAR(')) return { phrase: phrases.push(token) - 1 };
     return null;
   };
   // FTS5: AND binds tighter than OR.
@@ -72,10 +73,10 @@ export function parseExpression(expression: string): { phrases: string[]; tree: 
 }
 
 /** A test of the tree: true where it matches with the phrases `has` says true for, null where it may (`has` null). */
-type TreeTest = (has: (phrase: number) => boolean | null) => boolean | null;
+export type TreeTest = (has: (phrase: number) => boolean | null) => boolean | null;
 
 /** The tree as nested functions (tested once per candidate: thousands per ranking). */
-function compiled(tree: MatchTree): TreeTest {
+export function compiled(tree: MatchTree): TreeTest {
   if ('phrase' in tree) {
     const { phrase } = tree;
     return (has) => has(phrase);
@@ -92,6 +93,18 @@ function compiled(tree: MatchTree): TreeTest {
     }
     return unknown ? null : !decides;
   };
+}
+
+/**
+ * Whether the lists' terms are the index's as this connection reads it: lists with terms, sealed with its state, and
+ * no row changed since the build (same row count and average length: the same IDFs and saturations).
+ */
+export function termsHold(db: Database.Database): boolean {
+  const state = impactState(db);
+  if (!state?.terms || !impactListsHold(db, state)) return false;
+  const totals = ftsTotals(db);
+  if (totals.rows !== state.rows || totals.avgdl !== state.avgdl) return false;
+  return sql(db, 'SELECT 1 FROM search_impacts_changed LIMIT 1').get() === undefined;
 }
 
 /** A phrase's rows with their terms, best first; complete where it holds every row the phrase matches. */
@@ -189,11 +202,7 @@ export type FromLists = { ranking: RangeRanking } | { known: Map<number, number>
 export function listsRanking(
   db: Database.Database, expression: string, filter: DocFilter, pool: number, memo = new Map<string, StoredList | null>(),
 ): FromLists | null {
-  const state = impactState(db);
-  if (!state?.terms || !impactListsHold(db, state)) return null;
-  const totals = ftsTotals(db);
-  if (totals.rows !== state.rows || totals.avgdl !== state.avgdl) return null;
-  if (sql(db, 'SELECT 1 FROM search_impacts_changed LIMIT 1').get() !== undefined) return null;
+  if (!termsHold(db)) return null;
   const parsed = parseExpression(expression);
   if (!parsed) return null;
   const lists: PhraseRows[] = [];
