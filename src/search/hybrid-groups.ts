@@ -18,14 +18,15 @@ import { matchCount, matchExpression, quote, type Alternative, type QueryTerm, t
  * einziehen'); every MRR, R@1 and R@10 of both judged sets stayed the same.
  */
 export function hybridLexicalGroups(db: Database.Database, groups: TermGroup[], query: string): TermGroup[] {
-  return withoutUnmatchable(db, distinctAlternatives(withoutUnweightedNormWords(db, splitCompounds(db, 'decisions_fts', groups, query, true, 1, true))));
+  return distinctAlternatives(withoutUnweightedNormWords(db, splitCompounds(db, 'decisions_fts', groups, query, true, 1, true)));
 }
 
 /**
  * Without the alternatives of several words one of which no decision holds in any form (as typed, as a prefix, in a
- * compound): the lay term's own words ('Jobcenter zahlt Miete' where no decision says 'zahlt') can match nothing,
- * yet their other words bound every row of the arm as if they could, and no ranking of it was proven (bench/README
- * "Session 20"). The arm ORs its groups: no decision joins or leaves the matches.
+ * compound): the lay term's own words ('Jobcenter zahlt Miete' where no decision says 'zahlt'; as typed, 'Urlaub
+ * verfallen' where decisions say 'Urlaubsanspruch') match nothing, and FTS5 scores no phrase of an AND that does not
+ * match; but the lists bound every row holding their other words as if they could, and no ranking of such an arm was
+ * proven (bench/README "Session 20"). The arm ORs its groups: the same matches, the same scores.
  */
 export function withoutUnmatchable(db: Database.Database, groups: TermGroup[]): TermGroup[] {
   const held = (term: QueryTerm) => matchCount(db, 'decisions_fts', quote(term.stem), 1) > 0

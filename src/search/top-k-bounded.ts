@@ -11,10 +11,10 @@
 // answer is proven where the pool's last score beats every row not scored.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
-import { K1, readList, type StoredList } from './impact-lists.ts';
+import { impactState, K1, readList, type StoredList } from './impact-lists.ts';
 import { BM25, COUNT_CAP, type DocFilter, type RangeRanking } from './rank-range.ts';
 import { byScore, countAndScore } from './top-k.ts';
-import { compiled, FETCH_MAX, parseExpression, slotsOfRows, termsHold } from './top-k-lists.ts';
+import { compiled, everyTermAdds, FETCH_MAX, parseExpression, slotsOfRows, termsHold } from './top-k-lists.ts';
 
 /** Rows FTS5 may always score in the walk (some 5 µs each); more only while fewer than half the matches. */
 const BOUNDED_MIN = 1_000;
@@ -24,8 +24,10 @@ const MARGIN = 1e-6;
 /** A unit's rows and values (terms, or a NEAR group's sums), best first; `last` bounds a row it does not list. */
 interface Unit { ids: Int32Array; values: Float64Array; complete: boolean; last: number; rows: number }
 
-function unitRows(db: Database.Database, text: string, memo: Map<string, StoredList | null>): Unit | null {
+function unitRows(db: Database.Database, text: string, memo: Map<string, StoredList | null>, groups: boolean): Unit | null {
   const stored = readList(db, text, true, memo);
+  // Lists built before the bridge's groups were listed: a NEAR group is not walked to find out (a file read-only).
+  if (!stored && !groups && text.startsWith('NEAR(')) return null;
   if (stored) {
     const { ids } = stored.list;
     if (!stored.terms) return null;
@@ -49,12 +51,13 @@ function unitRows(db: Database.Database, text: string, memo: Map<string, StoredL
 export function boundedRanking(
   db: Database.Database, expression: string, filter: DocFilter, pool: number, memo = new Map<string, StoredList | null>(),
 ): RangeRanking | null {
-  if (filter.whereOnDocs !== '' || !termsHold(db)) return null;
+  if (filter.whereOnDocs !== '') return null;
   const parsed = parseExpression(expression, true);
-  if (!parsed || !('any' in parsed.tree)) return null;
+  if (!parsed || !('any' in parsed.tree) || !termsHold(db)) return null;
   const units: Unit[] = [];
+  const groups = impactState(db)?.groups === true;
   for (const text of parsed.phrases) {
-    const unit = unitRows(db, text, memo);
+    const unit = unitRows(db, text, memo, groups);
     if (!unit) return null;
     units.push(unit);
   }
@@ -91,9 +94,11 @@ export function boundedRanking(
   // Each candidate's bound (-Infinity where it cannot match), and the lower bounds of those that match.
   const bounds = new Float64Array(count);
   const lows: number[] = [];
+  // A row's listed values are a lower bound where every one adds to its score (top-k-lists.ts everyTermAdds).
+  const adds = everyTermAdds(parsed.tree);
   for (at = 0; at < count; at++) {
     bounds[at] = matches(mayHave) === false ? -Infinity : known[at]! + (rest - heldLast[at]!);
-    if (matches(isListed) === true) lows.push(known[at]!);
+    if (matches(isListed) === true && (adds === null || adds(isListed))) lows.push(known[at]!);
   }
   if (lows.length < pool) return null;
   const floor = Float64Array.from(lows).sort()[lows.length - pool]! * (1 - MARGIN);

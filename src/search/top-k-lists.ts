@@ -107,6 +107,29 @@ export function termsHold(db: Database.Database): boolean {
   return sql(db, 'SELECT 1 FROM search_impacts_changed LIMIT 1').get() === undefined;
 }
 
+/**
+ * A test that every phrase a row holds adds its term to the row's score, for `has` known for every phrase; null where
+ * every phrase does whatever the row (no AND below an OR). FTS5 adds a phrase's term only where every AND above it
+ * matches the row (an AND that does not is positioned at its own next match, its phrases with it): in hybrid's arm
+ * '("urlaub" AND "verfall") OR ...' scores "verfall" nowhere while no decision holds "urlaub".
+ */
+export function everyTermAdds(tree: MatchTree): ((has: (phrase: number) => boolean) => boolean) | null {
+  const nested = (node: MatchTree, belowAny: boolean): boolean => ('phrase' in node ? false
+    : 'all' in node ? belowAny || node.all.some((part) => nested(part, false)) : node.any.some((part) => nested(part, true)));
+  if (!nested(tree, false)) return null;
+  const leaves = (node: MatchTree): number[] => ('phrase' in node ? [node.phrase] : ('all' in node ? node.all : node.any).flatMap(leaves));
+  const check = (node: MatchTree): ((has: (phrase: number) => boolean) => boolean) => {
+    if ('phrase' in node) return () => true;
+    const parts = ('all' in node ? node.all : node.any).map(check);
+    if ('any' in node) return (has) => parts.every((part) => part(has));
+    const matches = compiled(node);
+    const held = leaves(node);
+    // An AND that does not match: none of its phrases may be held; one that does: each part as above.
+    return (has) => (matches(has) === true ? parts.every((part) => part(has)) : !held.some(has));
+  };
+  return check(tree);
+}
+
 /** A phrase's rows with their terms, best first; complete where it holds every row the phrase matches. */
 interface PhraseRows { ids: Int32Array; terms: Float64Array; complete: boolean }
 
@@ -259,8 +282,10 @@ export function listsRanking(
   const matches = compiled(parsed.tree);
   let others = matches((phrase) => (lists[phrase].complete ? false : null)) === false ? -Infinity : unlisted;
   const exact: number[] = [];
+  // A row holding a phrase whose AND does not match it is bounded, not scored: its sum holds that phrase's term.
+  const adds = everyTermAdds(parsed.tree);
   for (at = 0; at < count; at++) {
-    if (held[at] === incomplete) {
+    if (held[at] === incomplete && (adds === null || adds(isListed))) {
       if (anyPhrase || matches(isListed)) exact.push(at);
     } else {
       const most = score[at] + (unlisted - heldLast[at]);

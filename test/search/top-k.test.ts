@@ -280,7 +280,7 @@ test('hybrid\'s arm (an OR of phrases and the bridge\'s NEAR groups) proven from
   }), { numRuns: 200, seed: 20 });
   const served = topKServed(db);
   assert.ok(withGroups >= 80, `only ${withGroups} arms with a norm's NEAR group`);
-  assert.ok(served.bounded - before.bounded >= 30, `the bounds proved only ${served.bounded - before.bounded} arms`);
+  assert.ok(served.bounded - before.bounded >= 20, `the bounds proved only ${served.bounded - before.bounded} arms`);
 });
 
 test('the bounds are not used with filters, once a row changed, or for lists built before the bridge\'s groups were listed; a writable open lists them', async (t) => {
@@ -305,4 +305,19 @@ test('the bounds are not used with filters, once a row changed, or for lists bui
   assert.deepEqual(proven(), db.transaction(() => rankRange(db, arm.expression, filterSql({}), ALL_ROWS, arm.pool))());
   db.prepare('INSERT INTO search_impacts_changed (doc_id) VALUES (?)').run(1);
   assert.equal(proven(), null);
+});
+
+test('a phrase inside an AND that does not match the row adds nothing to its score, in the lists\' terms as in FTS5', async (t) => {
+  const { db } = await corpus(t);
+  db.transaction(() => buildImpactLists(db, { length: 400, minRows: 6 }))();
+  sealImpactLists(db);
+  // As hybrid's arm writes a lay term's own words ('Urlaub verfallen': "urlaub" in no decision as typed): the AND
+  // matches no row, so FTS5 scores "verfall" nowhere, though every row holding it is listed.
+  const expression = '("verfall" AND "zzzzunbekannt") OR "urlaubsabgelt"';
+  const full = db.transaction(() => rankRange(db, expression, filterSql({}), ALL_ROWS, 5))();
+  assert.equal(full.docIds.length, 5);
+  const fromLists = db.transaction(() => rankFromLists(db, expression, filterSql({}), 5))();
+  if (fromLists) assert.deepEqual(fromLists, full);
+  assert.deepEqual(db.transaction(() => topKRanking(db, expression, ['"verfall"', '"zzzzunbekannt"', '"urlaubsabgelt"'], filterSql({}), 5))() ?? full, full);
+  assert.deepEqual(db.transaction(() => boundedRanking(db, expression, filterSql({}), 5))() ?? full, full);
 });
