@@ -297,8 +297,9 @@ test('the bounds are not used with filters, once a row changed, or for lists bui
   const proven = (filter: DecisionFilters = {}) => proves(filter, arm);
   assert.deepEqual(proven(), db.transaction(() => rankRange(db, arm.expression, filterSql({}), ALL_ROWS, arm.pool))());
   assert.equal(proven({ court: 'BGH' }), null);
-  // Lists of session 19 (no lists of the bridge's groups): the group is read whole where it can be, and a writable open builds them.
+  // Lists of session 19 (no lists of the bridge's groups): the bounds are not tried, and a writable open builds them.
   db.exec(`DELETE FROM search_impacts WHERE phrase LIKE 'NEAR(%' OR phrase LIKE '"% %"'; UPDATE meta SET value = json_remove(value, '$.groups') WHERE key = 'search_impacts'`);
+  assert.equal(proven(), null);
   completeImpactLists(db);
   assert.equal(impactState(db)!.groups, true);
   // (Lists of 300 rows and more, as a file gets them: this corpus's phrases are read whole, each complete.)
