@@ -42,10 +42,10 @@ function unitRows(db: Database.Database, text: string, memo: Map<string, StoredL
 
 /**
  * The best `pool` rows matching `expression` (an OR of phrases, NEAR groups and AND'd phrases: hybrid's arm) and
- * their matches, exactly as rankRange over all rows answers, or null where the bounds do not prove it (before any walk
- * where the floor does not beat the rows in no list, or more rows reach it than ranking in full would score). Without filters only,
- * only while the lists' terms are the index's (termsHold) and the lists hold the bridge's groups. Call inside a read
- * transaction.
+ * their matches, exactly as rankRange over all rows answers, or null where the bounds do not prove it (before any
+ * walk where the floor does not beat the rows in no list, or more rows reach it than ranking in full would score).
+ * Without filters only, while the lists' terms are the index's (termsHold) and the lists hold the bridge's groups.
+ * Call inside a read transaction.
  */
 export function boundedRanking(
   db: Database.Database, expression: string, filter: DocFilter, pool: number, memo = new Map<string, StoredList | null>(),
