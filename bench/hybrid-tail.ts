@@ -17,7 +17,7 @@ import { benchQueries } from './search-queries.ts';
 import { planQuery } from '../src/search/plan.ts';
 import { asTyped, matchExpression, phrasesOf, type TermGroup } from '../src/search/query.ts';
 import { splitCompounds } from '../src/search/compound-parts.ts';
-import { distinctAlternatives, hybridLexicalGroups } from '../src/search/hybrid-groups.ts';
+import { distinctAlternatives, hybridLexicalGroups, withoutUnmatchable } from '../src/search/hybrid-groups.ts';
 import { filterSql } from '../src/search/filters.ts';
 import { topKServed } from '../src/search/top-k.ts';
 import { ftsTotals, idf } from '../src/search/impact-lists.ts';
@@ -42,7 +42,7 @@ console.log(`hybrid's tail: ${queries.length} distinct queries, pool ${FIRST_PAG
 /** The typed arm's groups as session 18 built them (before) and as hybridRanking builds them now (after). */
 const forms = {
   before: (groups: TermGroup[], query: string) => asTyped(splitCompounds(db, 'decisions_fts', groups, query, true, 1)),
-  after: (groups: TermGroup[], query: string) => distinctAlternatives(asTyped(hybridLexicalGroups(db, groups, query))),
+  after: (groups: TermGroup[], query: string) => withoutUnmatchable(db, distinctAlternatives(asTyped(hybridLexicalGroups(db, groups, query)))),
 };
 type Form = keyof typeof forms;
 

@@ -36,6 +36,14 @@ const LAY_TERMS: LayTerm[] = LEXICON.entries
   // Longest first, so "firma wird übernommen" wins over a shorter term inside it.
   .sort((a, b) => b.words.length - a.words.length);
 
+/** Every legal-register term and every norm the lexicon names, each once (the impact lists' bridge units). */
+export function bridgeTargets(): { legal: string[]; norms: string[] } {
+  return {
+    legal: [...new Set(LEXICON.entries.flatMap((entry) => entry.legal))],
+    norms: [...new Set(LEXICON.entries.flatMap((entry) => entry.norms))],
+  };
+}
+
 /** Number of lay terms the lexicon holds. */
 export const LAY_TERM_COUNT = LAY_TERMS.length;
 

@@ -11,7 +11,7 @@ import { filterSql, type DecisionFilters, type FilterSql } from './filters.ts';
 import { hasSearchIndex } from './index-sync.ts';
 import { entriesOf, lexicalLed, reciprocalRankFusion, type ArmEntry } from './fusion.ts';
 import { bestAlternativeOrder } from './group-scores.ts';
-import { distinctAlternatives, hybridLexicalGroups } from './hybrid-groups.ts';
+import { distinctAlternatives, hybridLexicalGroups, withoutUnmatchable } from './hybrid-groups.ts';
 import { DECISION_POOL, lexicalArm, lexicalPassages, type LexicalResult } from './lexical.ts';
 import { normArm } from './norm-arm.ts';
 import { planQuery, type SearchPlan } from './plan.ts';
@@ -123,13 +123,17 @@ function atLeastRanked(total: { value: number; is_floor: boolean }, ranked: numb
  * on the judged set, lay MRR 0.890 -> 0.896, R@10 0.960 -> 0.984, legal unchanged (bench/README). When the typed
  * words alone fill the pool, the widened forms are not ranked at all, and the count is the typed words' matches, a
  * floor of the widened ones. A shallower pool is the first part of a deeper one. `typedGroups`: the groups as typed
- * (endpoint 10's hybrid: each alternative once, hybrid-groups.ts).
+ * (endpoint 10's hybrid: each alternative once, none that no decision can match; hybrid-groups.ts); `widens`: the
+ * groups as typed are written otherwise than widened (so they were before the alternatives matching nothing went).
  */
-function typedWordsFirst(db: Database.Database, groups: TermGroup[], filters: FilterSql, pool: number, typedGroups = asTyped(groups)): LexicalResult {
+function typedWordsFirst(
+  db: Database.Database, groups: TermGroup[], filters: FilterSql, pool: number, typedGroups = asTyped(groups),
+  widens = matchExpression(typedGroups, false) !== matchExpression(groups, false),
+): LexicalResult {
   const widenedExpression = matchExpression(groups, false);
   const typedExpression = matchExpression(typedGroups, false);
   const typed = lexicalArm(db, typedExpression, filters, pool, phrasesOf(typedGroups));
-  if (typedExpression === widenedExpression) return typed;
+  if (!widens) return typed;
   if (!typed.exhaustive) return { ...typed, total: { value: typed.total.value, is_floor: true } };
   const widened = lexicalArm(db, widenedExpression, filters, pool, phrasesOf(groups));
   const held = new Set(typed.entries.map((entry) => entry.decision_id));
@@ -175,8 +179,11 @@ function hybridRanking(
 ): Ranking {
   const deep = depth > FIRST_PAGE;
   const groups = lexicalLeads ? hybridLexicalGroups(db, plan.groups, query) : plan.groups;
-  const typedGroups = lexicalLeads ? distinctAlternatives(asTyped(groups)) : asTyped(groups);
-  const lexical = typedWordsFirst(db, groups, filters, deep ? DECISION_POOL : FIRST_PAGE_POOL, typedGroups);
+  const asWritten = lexicalLeads ? distinctAlternatives(asTyped(groups)) : asTyped(groups);
+  // Without the alternatives no decision can match as typed: the same matches and scores (hybrid-groups.ts).
+  const typedGroups = lexicalLeads ? withoutUnmatchable(db, asWritten) : asWritten;
+  const lexical = typedWordsFirst(db, groups, filters, deep ? DECISION_POOL : FIRST_PAGE_POOL, typedGroups,
+    matchExpression(asWritten, false) !== matchExpression(groups, false));
   const lexicalIds = new Set(lexical.entries.map((entry) => entry.decision_id));
   const vector = semanticArm(db, qv, args, filters);
   const fuse = (entries: ArmEntry[]) => {

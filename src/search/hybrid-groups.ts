@@ -6,9 +6,10 @@
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { corpusVersion } from './answer-cache.ts';
+import { withoutWords } from './bridge-units.ts';
 import { splitCompounds } from './compound-parts.ts';
 import { ftsTotals, impactListsHold, impactState, LIST_MIN_ROWS } from './impact-lists.ts';
-import { matchCount, quote, type Alternative, type TermGroup } from './query.ts';
+import { matchCount, matchExpression, quote, type Alternative, type QueryTerm, type TermGroup } from './query.ts';
 
 /**
  * The groups hybrid's lexical arm ranks for `query` (bench/README "Session 19: hybrid's tail"): on the 100k generated
@@ -18,6 +19,21 @@ import { matchCount, quote, type Alternative, type TermGroup } from './query.ts'
  */
 export function hybridLexicalGroups(db: Database.Database, groups: TermGroup[], query: string): TermGroup[] {
   return distinctAlternatives(withoutUnweightedNormWords(db, splitCompounds(db, 'decisions_fts', groups, query, true, 1, true)));
+}
+
+/**
+ * Without the alternatives of several words one of which no decision holds in any form (as typed, as a prefix, in a
+ * compound): the lay term's own words ('Jobcenter zahlt Miete' where no decision says 'zahlt'; as typed, 'Urlaub
+ * verfallen' where decisions say 'Urlaubsanspruch') match nothing, and FTS5 scores no phrase of an AND that does not
+ * match; but the lists bound every row holding their other words as if they could, and no ranking of such an arm was
+ * proven (bench/README "Session 20"). The arm ORs its groups: the same matches, the same scores.
+ */
+export function withoutUnmatchable(db: Database.Database, groups: TermGroup[]): TermGroup[] {
+  const held = (term: QueryTerm) => matchCount(db, 'decisions_fts', quote(term.stem), 1) > 0
+    || ((term.prefix || term.compounds.length > 0) && matchCount(db, 'decisions_fts', matchExpression([{ alternatives: [{ kind: 'words', terms: [term] }] }], false), 1) > 0);
+  return groups.map((group) => ({
+    alternatives: group.alternatives.filter((alternative) => alternative.kind !== 'words' || alternative.terms.length < 2 || alternative.terms.every(held)),
+  })).filter((group) => group.alternatives.length > 0);
 }
 
 /**
@@ -54,14 +70,7 @@ function alternativeKey(alternative: Alternative): string {
 export function withoutUnweightedNormWords(db: Database.Database, groups: TermGroup[]): TermGroup[] {
   if (!groups.some((group) => group.alternatives.some((alternative) => alternative.kind === 'norm'))) return groups;
   const unweighted = unweightedWords(db);
-  return groups.map((group) => ({
-    alternatives: group.alternatives.map((alternative): Alternative => {
-      if (alternative.kind !== 'norm') return alternative;
-      const kept = alternative.stems.filter((stem) => !unweighted(stem));
-      if (kept.length === alternative.stems.length || kept.length === 0) return alternative;
-      return kept.length === 1 ? { kind: 'words', terms: [{ stem: kept[0]!, prefix: false, compounds: [] }] } : { kind: 'norm', stems: kept };
-    }),
-  }));
+  return groups.map((group) => ({ alternatives: group.alternatives.map((alternative) => withoutWords(alternative, unweighted)) }));
 }
 
 /** What a connection knows for the corpus state it read: decisions_fts's rows, the impact lists, the stems counted. */

@@ -27,6 +27,7 @@
 // state without it.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
+import { bridgeUnits } from './bridge-units.ts';
 import { PREFIX_MIN } from './query.ts';
 import { BM25, indexFingerprint } from './rank-range.ts';
 
@@ -62,13 +63,13 @@ const META_KEY = 'search_impacts';
 const TABLES = `
   CREATE TABLE IF NOT EXISTS search_impacts (
     id      INTEGER PRIMARY KEY,
-    phrase  TEXT NOT NULL UNIQUE, -- as the FTS5 expression writes it: '"stem"' or '"stem"*'
+    phrase  TEXT NOT NULL UNIQUE, -- as the FTS5 expression writes it: '"stem"', '"stem"*', '"a b"' or 'NEAR("a" "b", 6)'
     rows    INTEGER NOT NULL,     -- rows matching the phrase when built
-    beyond  REAL NOT NULL,        -- the highest saturation of a matching row not listed (0: all listed)
-    listed  BLOB NOT NULL,        -- int32 row ids, best first, then their saturations as float32 (rounded up)
+    beyond  REAL NOT NULL,        -- the highest saturation of a matching row not listed (0: all listed; a NEAR group: its sum)
+    listed  BLOB NOT NULL,        -- int32 row ids, best first, then their saturations as float32 (rounded up; NEAR: sums)
     terms   BLOB,                 -- the listed rows' BM25 terms as float64, as FTS5 computed them (null: built before session 19)
     matched BLOB,                 -- every row matching the phrase, a bitmap by row id, where the listed rows leave some out
-    deeper  BLOB                  -- the rows after the listed ones: float64 terms, then int32 ids (null: built before session 20)
+    deeper  BLOB                  -- the rows after the listed ones: float64 terms, then int32 ids (null: built before session 20; a NEAR group: none)
   );
   CREATE TABLE IF NOT EXISTS search_impacts_changed (doc_id INTEGER PRIMARY KEY);
   CREATE TRIGGER IF NOT EXISTS search_impacts_removed AFTER DELETE ON search_docs
@@ -85,6 +86,8 @@ export interface ImpactState {
   terms?: boolean;
   /** Every list holds its deeper rows and, where they leave rows out, its row set (absent: built before session 20). */
   deeper?: boolean;
+  /** The bridge's multi-word phrases and norms' NEAR groups have lists too (absent: built before session 20). */
+  groups?: boolean;
 }
 
 /** Creates the lists' tables and trigger where missing (a writable connection, before the drain writes rows). */
@@ -296,7 +299,21 @@ export function buildImpactLists(db: Database.Database, options: BuildOptions = 
     list(`"${term}"`);
     if (term.length >= PREFIX_MIN && !/\d/u.test(term)) list(`"${term}"*`);
   }
-  setState(db, { rows: totals.rows, avgdl: totals.avgdl, fingerprint: null, length, terms: true, deeper: true });
+  // The bridge's phrases are phrases like any other; a norm's NEAR group is listed by its rows' bm25() of the group
+  // alone, the sum of its words' terms (top-k-bounded.ts bounds with it and lets FTS5 score the rows it needs; no
+  // deeper rows or row set: the keyword ranking never reads a NEAR group's list).
+  const recorded = sql<[string], { rows: number }>(db, 'SELECT rows FROM search_impacts WHERE phrase = ?');
+  const units = bridgeUnits((stem) => (recorded.get(`"${stem.replace(/"/gu, '""')}"`)?.rows ?? 0) * 2 >= totals.rows);
+  for (const phrase of units.phrases) list(phrase);
+  for (const group of units.groups) {
+    const rows = count.get(group)!.n;
+    if (rows < minRows) continue;
+    const sums = ranked.all(group, length + 1).map((row) => ({ doc_id: row.doc_id, sum: -row.score }));
+    const listed = sums.slice(0, length);
+    insert.run(group, rows, sums.length > length ? roundedUp(sums[length].sum) : 0,
+      encodeList(listed.map((row) => row.doc_id), listed.map((row) => row.sum)), encodeTerms(listed.map((row) => row.sum)), null, null);
+  }
+  setState(db, { rows: totals.rows, avgdl: totals.avgdl, fingerprint: null, length, terms: true, deeper: true, groups: true });
 }
 
 /** Notes a decision row the drain writes (a new row, or one written anew), for the top-k path to score it always. */
@@ -331,14 +348,14 @@ export function impactListsHold(db: Database.Database, state: ImpactState | null
 
 /**
  * On a writable open of a file whose lists do not hold (none yet, or written since by something that does not keep
- * them) or were built before session 20 (no terms or deeper rows; shorter than listLength asks for): builds them, in a transaction
- * of its own, and seals them.
+ * them) or were built before session 19 (no terms; shorter than listLength asks for) or 20 (no deeper rows, no lists
+ * of the bridge's phrases and norm groups): builds them, in a transaction of its own, and seals them.
  */
 export function completeImpactLists(db: Database.Database): void {
   const state = impactState(db);
-  // Lists built before session 19 (20) (or by a juralite that does not write them) hold no terms (deeper rows) and may
-  // be shorter than listLength asks for now: built anew.
-  if (impactListsHold(db, state) && state.terms && state.deeper) return;
+  // Lists built before session 19 (20) (or by a juralite that does not write them) hold no terms (deeper rows, group
+  // lists) and may be shorter than listLength asks for now: built anew.
+  if (impactListsHold(db, state) && state.terms && state.deeper && state.groups) return;
   db.transaction(() => buildImpactLists(db))();
   sealImpactLists(db);
 }

@@ -14,14 +14,16 @@ export interface SearchPlan {
   norms: { law: string; unit: string }[];
 }
 
-function legalAlternative(db: Database.Database, term: string): Alternative | null {
+/** A legal-register term of the bridge as an alternative: its words, or the phrase of several. */
+export function legalAlternative(db: Database.Database | null, term: string): Alternative | null {
   const tokens = tokenize(term);
   if (tokens.length === 0) return null;
   if (tokens.length === 1) return { kind: 'words', terms: termsOf(db, tokens) };
   return { kind: 'phrase', stems: tokens.map((token) => token.stem) };
 }
 
-function normAlternative(norm: string): Alternative | null {
+/** A norm of the bridge as an alternative: its unit's number and its law near each other (null: not a norm). */
+export function normAlternative(norm: string): Alternative | null {
   const parsed = parseNormenkette(norm)[0];
   if (!parsed) return null;
   const stems = tokenize(`${parsed.unit.replace(/^(?:§|Art\.)\s*/u, '')} ${parsed.law}`).map((token) => token.stem);

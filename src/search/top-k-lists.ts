@@ -44,23 +44,24 @@ const MARGIN = 1e-6;
 /** An expression's structure: a phrase (by its place in the expression), or all / any of the parts. */
 export type MatchTree = { phrase: number } | { all: MatchTree[] } | { any: MatchTree[] };
 
-const TOKEN = /\s*(?:("(?:[^"]|"")*"\*?)|(\()|(\))|(AND|OR)(?=[\s("]|$))/uy;
+const TOKEN = /\s*(?:("(?:[^"]|"")*"\*?)|(\()|(\))|(AND|OR)(?=[\s("]|$)|(NEAR\((?:\s*"(?:[^"]|"")*")+\s*,\s*\d+\s*\)))/uy;
 
 /**
  * The phrases (in order, as written) and the structure of an FTS5 expression of quoted phrases, prefix stars, AND, OR
- * and parentheses (query.ts matchExpression but for NEAR groups and column filters); null for anything else.
+ * and parentheses (query.ts matchExpression but for NEAR groups and column filters); null for anything else. With
+ * `groups`, a NEAR group is read too, as one leaf (its text as a phrase): top-k-bounded.ts bounds it by its list.
  */
-export function parseExpression(expression: string): { phrases: string[]; tree: MatchTree } | null {
+export function parseExpression(expression: string, groups = false): { phrases: string[]; tree: MatchTree } | null {
   const tokens: string[] = [];
   TOKEN.lastIndex = 0;
   while (TOKEN.lastIndex < expression.length) {
     const at = TOKEN.lastIndex;
     const match = TOKEN.exec(expression);
-    if (!match) {
+    if (!match || (match[5] && !groups)) {
       if (expression.slice(at).trim() === '') break;
       return null;
     }
-    tokens.push(match[1] ?? match[2] ?? match[3] ?? match[4]);
+    tokens.push(match[1] ?? match[2] ?? match[3] ?? match[4] ?? match[5]);
   }
   const phrases: string[] = [];
   let next = 0;
@@ -81,7 +82,7 @@ export function parseExpression(expression: string): { phrases: string[]; tree: 
       const inner = any();
       return tokens[next++] === ')' ? inner : null;
     }
-    if (token?.startsWith('"')) return { phrase: phrases.push(token) - 1 };
+    if (token?.startsWith('"') || token?.startsWith('NEAR(')) return { phrase: phrases.push(token) - 1 };
     return null;
   };
   // FTS5: AND binds tighter than OR.
@@ -92,10 +93,10 @@ export function parseExpression(expression: string): { phrases: string[]; tree: 
 }
 
 /** A test of the tree: true where it matches with the phrases `has` says true for, null where it may (`has` null). */
-type TreeTest = (has: (phrase: number) => boolean | null) => boolean | null;
+export type TreeTest = (has: (phrase: number) => boolean | null) => boolean | null;
 
 /** The tree as nested functions (tested once per candidate: thousands per ranking). */
-function compiled(tree: MatchTree): TreeTest {
+export function compiled(tree: MatchTree): TreeTest {
   if ('phrase' in tree) {
     const { phrase } = tree;
     return (has) => has(phrase);
@@ -137,6 +138,37 @@ const lastTerm = (list: PhraseRows) => {
   const part = list.more && list.more.terms.length > 0 ? list.more : list;
   return part.terms[part.terms.length - 1];
 };
+
+/**
+ * Whether the lists' terms are the index's as this connection reads it: lists with terms, sealed with its state, and
+ * no row changed since the build (same row count and average length: the same IDFs and saturations).
+ */
+export function termsHold(db: Database.Database): boolean {
+  return exactState(db) !== null;
+}
+
+/**
+ * A test that every phrase a row holds adds its term to the row's score, for `has` known for every phrase; null where
+ * every phrase does whatever the row (no AND below an OR). FTS5 adds a phrase's term only where every AND above it
+ * matches the row (an AND that does not is positioned at its own next match, its phrases with it): in hybrid's arm
+ * '("urlaub" AND "verfall") OR ...' scores "verfall" nowhere while no decision holds "urlaub".
+ */
+export function everyTermAdds(tree: MatchTree): ((has: (phrase: number) => boolean) => boolean) | null {
+  const nested = (node: MatchTree, belowAny: boolean): boolean => ('phrase' in node ? false
+    : 'all' in node ? belowAny || node.all.some((part) => nested(part, false)) : node.any.some((part) => nested(part, true)));
+  if (!nested(tree, false)) return null;
+  const leaves = (node: MatchTree): number[] => ('phrase' in node ? [node.phrase] : ('all' in node ? node.all : node.any).flatMap(leaves));
+  const check = (node: MatchTree): ((has: (phrase: number) => boolean) => boolean) => {
+    if ('phrase' in node) return () => true;
+    const parts = ('all' in node ? node.all : node.any).map(check);
+    if ('any' in node) return (has) => parts.every((part) => part(has));
+    const matches = compiled(node);
+    const held = leaves(node);
+    // An AND that does not match: none of its phrases may be held; one that does: each part as above.
+    return (has) => (matches(has) === true ? parts.every((part) => part(has)) : !held.some(has));
+  };
+  return check(tree);
+}
 
 function phraseRows(db: Database.Database, phrase: string, memo: Map<string, StoredList | null>): PhraseRows | null {
   const stored = readList(db, phrase, true, memo);
@@ -429,6 +461,8 @@ function rankedFrom(db: Database.Database, tree: MatchTree, lists: PhraseRows[],
   let others = matches((phrase) => (lists[phrase].complete ? false : null)) === false ? -Infinity : unlisted;
   const exact: number[] = [];
   const withSets = lists.some((list) => list.matched !== null);
+  // A row holding a phrase whose AND does not match it is bounded, not scored: its sum holds that phrase's term.
+  const adds = everyTermAdds(tree);
   for (at = 0; at < count; at++) {
     let most = held[at] === incomplete ? 0 : unlisted - heldLast[at];
     if (most > 0 && withSets) {
@@ -436,7 +470,7 @@ function rankedFrom(db: Database.Database, tree: MatchTree, lists: PhraseRows[],
       most = 0;
       for (let phrase = 0; phrase < m; phrase++) if (!isListed(phrase) && !lacks(phrase)) most += lasts[phrase];
     }
-    if (most === 0) {
+    if (most === 0 && (adds === null || adds(isListed))) {
       if (anyPhrase || matches(mayHave)) exact.push(at);
     } else if (score[at] + most > others && (anyPhrase || matches(mayHave) !== false)) {
       others = score[at] + most;

@@ -15,9 +15,10 @@ import { sql } from '../db/statements.ts';
 import { setAsideSwitch } from './set-aside.ts';
 import { ftsTotals, idf, impactListsHold, impactState, K1, readList, type StoredList } from './impact-lists.ts';
 import { ALL_ROWS, BM25, COUNT_CAP, matching, type DocFilter, type RangeRanking } from './rank-range.ts';
+import { boundedRanking } from './top-k-bounded.ts';
 import { FETCH_MAX, listsRanking, slotsOfRows } from './top-k-lists.ts';
 
-interface Scored { doc_id: number; score: number }
+export interface Scored { doc_id: number; score: number }
 
 /**
  * Rows of each list the statement path takes as candidates, for an index of `rows` rows (session 18's list length):
@@ -40,12 +41,14 @@ export interface TopKServed {
   scored: number;
   /** Of the proven: answered from the lists' terms alone (top-k-lists.ts), without FTS5 scoring anything. */
   fromLists: number;
+  /** Of the proven: answered from the lists' bounds of phrases and NEAR groups (top-k-bounded.ts: hybrid's arm). */
+  bounded: number;
 }
 const counters = new WeakMap<Database.Database, TopKServed>();
 
 export function topKServed(db: Database.Database): TopKServed {
   let served = counters.get(db);
-  if (!served) counters.set(db, (served = { proven: 0, declined: 0, scored: 0, fromLists: 0 }));
+  if (!served) counters.set(db, (served = { proven: 0, declined: 0, scored: 0, fromLists: 0, bounded: 0 }));
   return served;
 }
 
@@ -151,6 +154,24 @@ function candidatesOf(db: Database.Database, phrases: string[], pool: number, me
   };
 }
 
+/** Best first as FTS5 orders them: score (negative), then row id. */
+export function byScore(a: Scored, b: Scored): number {
+  return a.score - b.score || a.doc_id - b.doc_id;
+}
+
+/**
+ * One walk of the expression: every match counted, the rows of `ids` scored (FTS5's bm25(), negative). FTS5 computes
+ * bm25() only where the CASE asks for it, its statistics (the same for every row) once per statement. bm25() must be
+ * called in the walk itself, not inside an aggregate: the LIMIT keeps SQLite from flattening the walk into the count.
+ */
+export function countAndScore(db: Database.Database, expression: string, filter: DocFilter, ids: number[]): { n: number; scored: Scored[] } {
+  const walk = sql<unknown[], { n: number; scored: string }>(db, `SELECT count(*) AS n,
+      json_group_array(json_array(doc_id, score)) FILTER (WHERE score IS NOT NULL) AS scored
+    FROM (SELECT f.rowid AS doc_id, CASE WHEN f.rowid IN (SELECT value FROM json_each(?)) THEN ${BM25} END AS score ${matching(filter)} LIMIT -1)`)
+    .get(JSON.stringify(ids), expression, ...ALL_ROWS, ...filter.params)!;
+  return { n: walk.n, scored: (JSON.parse(walk.scored) as [number, number][]).map(([doc_id, score]) => ({ doc_id, score })) };
+}
+
 /** Whether a bound reaches `floor` (with the margin). */
 const reaches = (bound: number, floor: number) => bound * (1 + MARGIN) + MARGIN >= floor;
 
@@ -175,6 +196,13 @@ export function topKRanking(
     served.proven++;
     served.fromLists++;
     return fromLists.ranking;
+  }
+  // Then an OR'd arm from the lists' bounds, FTS5 scoring the rows that reach the floor (top-k-bounded.ts).
+  const bounded = round === undefined ? boundedRanking(db, expression, filter, pool, memo) : null;
+  if (bounded) {
+    served.proven++;
+    served.bounded++;
+    return bounded;
   }
   // Rows whose scores the lists' terms gave exactly (matching, no filter): not scored by FTS5 again.
   const known = fromLists?.known ?? new Map<number, number>();
@@ -215,17 +243,10 @@ export function topKRanking(
     ? open().sort((a, b) => bounds[b] - bounds[a] || ids[a] - ids[b]).slice(0, round)
     : open().filter((slot) => !floorBeats || reaches(bounds[slot], floor)));
   const from = matching(filter);
-  // One walk of the expression: every match counted, the candidates scored. FTS5 computes bm25() only where the CASE
-  // asks for it, its statistics (the same for every row) once per statement. bm25() must be called in the walk
-  // itself, not inside an aggregate: the LIMIT keeps SQLite from flattening the walk into the count.
-  const first = sql<unknown[], { n: number; scored: string }>(db, `SELECT count(*) AS n,
-      json_group_array(json_array(doc_id, score)) FILTER (WHERE score IS NOT NULL) AS scored
-    FROM (SELECT f.rowid AS doc_id, CASE WHEN f.rowid IN (SELECT value FROM json_each(?)) THEN ${BM25} END AS score ${from} LIMIT -1)`)
-    .get(JSON.stringify(firstIds), expression, ...ALL_ROWS, ...filter.params)!;
+  const first = countAndScore(db, expression, filter, firstIds);
   served.scored += firstIds.length;
   const matches = Math.min(first.n, COUNT_CAP + 1);
-  const byScore = (a: Scored, b: Scored) => a.score - b.score || a.doc_id - b.doc_id;
-  let rows = [...knownRows, ...(JSON.parse(first.scored) as [number, number][]).map(([doc_id, score]) => ({ doc_id, score }))];
+  let rows = [...knownRows, ...first.scored];
   // Every match scored: the answer whatever the bounds.
   let scoredMatches = rows.length;
   rows = rows.sort(byScore).slice(0, pool);

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { searchDecisions } from '../../src/search/decision-search.ts';
-import { distinctAlternatives, withoutUnweightedNormWords } from '../../src/search/hybrid-groups.ts';
+import { distinctAlternatives, withoutUnmatchable, withoutUnweightedNormWords } from '../../src/search/hybrid-groups.ts';
 import { lexicalArm } from '../../src/search/lexical.ts';
 import { matchExpression, type TermGroup } from '../../src/search/query.ts';
 import { filterSql } from '../../src/search/filters.ts';
@@ -91,4 +91,20 @@ test('hybrid: a norm the bridge names is found by its law where its number is in
   const answer = await searchDecisions(db, { query: 'der Chef hat mich rausgeschmissen', mode: 'hybrid', limit: 10, page: 1, bridge: true });
   assert.equal(answer.query_expansion.status, 'applied');
   assert.deepEqual(answer.results.map((result) => result.aktenzeichen), ['IX ZR 5/24', 'IX ZR 6/24']);
+});
+
+test('withoutUnmatchable: an alternative of several words one of which no decision holds in any form is left out, the matches the same', async (t) => {
+  const db = await numberedCorpus(t, '7');
+  const words = (...stems: string[]) => ({ kind: 'words' as const, terms: stems.map((stem) => ({ stem, prefix: false, compounds: [] })) });
+  // 'zahlt' is in no decision; 'baugenehm' (Baugenehmigung) only as the start of a word, which its prefix matches.
+  const groups: TermGroup[] = [
+    { alternatives: [words('miet', 'zahlt'), word('kschg'), words('revision', 'erfolg')] },
+    { alternatives: [words('zahlt', 'kschg')] },
+    { alternatives: [{ kind: 'words', terms: [{ stem: 'baugenehm', prefix: true, compounds: [] }, { stem: 'erteilt', prefix: false, compounds: [] }] }] },
+    { alternatives: [word('zahlt')] },
+  ];
+  const kept = withoutUnmatchable(db, groups);
+  assert.deepEqual(kept, [{ alternatives: [word('kschg'), words('revision', 'erfolg')] }, groups[2], groups[3]]);
+  const found = (of: TermGroup[]) => lexicalArm(db, matchExpression(of, false), filterSql({}), 10);
+  assert.deepEqual(found(kept), found(groups));
 });

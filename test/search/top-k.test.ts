@@ -20,6 +20,8 @@ import { rankDecisionRows } from '../../src/search/rank-helper.ts';
 import { ALL_ROWS, rankRange } from '../../src/search/rank-range.ts';
 import { topKRanking, topKServed } from '../../src/search/top-k.ts';
 import { listsRanking, listsServed, matchesFromLists, parseExpression, rankFromLists } from '../../src/search/top-k-lists.ts';
+import { boundedRanking } from '../../src/search/top-k-bounded.ts';
+import { distinctAlternatives, hybridLexicalGroups } from '../../src/search/hybrid-groups.ts';
 
 const WORDS = ['Eigenbedarfskündigung', 'Mietverhältnis', 'Wohnraum', 'Sturz', 'Sachmangel', 'Rücktritt', 'Betrug',
   'Baugenehmigung', 'Verfolgung', 'Jobcenter', 'Gutachten', 'Abmahnung', 'Kündigung', 'Haftung', 'Eingriff', 'Revision',
@@ -292,6 +294,10 @@ test('the expressions the lists can score: phrases, AND, OR and parentheses, in 
   assert.deepEqual(parseExpression('"a" OR "b" AND "c"'), { phrases: ['"a"', '"b"', '"c"'], tree: { any: [{ phrase: 0 }, { all: [{ phrase: 1 }, { phrase: 2 }] }] } });
   assert.deepEqual(parseExpression('("a" OR "b") OR "c ""d"""'), { phrases: ['"a"', '"b"', '"c ""d"""'], tree: { any: [{ phrase: 0 }, { phrase: 1 }, { phrase: 2 }] } });
   for (const other of ['NEAR("1" "kschg", 6)', 'title : ("a")', '"a" "b"', '"a" NOT "b"', '("a"', '"a" AND', '']) assert.equal(parseExpression(other), null, other);
+  // With groups (top-k-bounded.ts): a NEAR group is one leaf, its text as written.
+  assert.deepEqual(parseExpression('"a" OR (NEAR("573" "bgb", 6) OR "b c")', true),
+    { phrases: ['"a"', 'NEAR("573" "bgb", 6)', '"b c"'], tree: { any: [{ phrase: 0 }, { phrase: 1 }, { phrase: 2 }] } });
+  assert.equal(parseExpression('NEAR("a" "b")', true), null);
 });
 
 test('a file whose lists predate their terms (no such column) ranks through FTS5 read-only, the same answers; a writable open adds them', async (t) => {
@@ -314,4 +320,83 @@ test('a file whose lists predate their terms (no such column) ranks through FTS5
   completeImpactLists(db);
   assert.equal(impactState(db)!.terms, true);
   assert.equal(db.prepare(`SELECT count(*) FROM pragma_table_info('search_impacts') WHERE name = 'terms'`).pluck().get(), 1);
+});
+
+/** Hybrid's lexical arm for random queries, lay and legal, as typed or widened (hybrid-groups.ts), bridge on. */
+const LAY_QUERIES = ['Vermieter will mich rauswerfen, weil sein Sohn einziehen soll', 'der Chef hat mich rausgeschmissen',
+  'Demo wurde verboten', 'gebrauchtes Auto gekauft und es ist kaputt', 'Jobcenter zahlt die Miete nicht', 'abgeschoben ins Herkunftsland'];
+const hybridArm = fc.record({
+  words: fc.tuple(fc.constantFrom(...LAY_QUERIES), fc.uniqueArray(fc.constantFrom(...WORDS), { maxLength: 2 })).map(([lay, more]) => [lay, ...more]),
+  typed: fc.boolean(),
+  pool: fc.constantFrom(1, 3, 10, 20, 40, 200),
+});
+
+test('hybrid\'s arm (an OR of phrases and the bridge\'s NEAR groups) proven from the lists\' bounds answers as the full ranking, scores bit for bit', async (t) => {
+  const { db } = await corpus(t);
+  // The bridge's norms have lists of their own: a NEAR group's rows by its bm25() alone (the sum of its words' terms).
+  const group = db.prepare(`SELECT phrase, rows, listed, terms FROM search_impacts WHERE phrase LIKE 'NEAR(%' ORDER BY rows DESC LIMIT 1`)
+    .get() as { phrase: string; rows: number; listed: Buffer; terms: Buffer };
+  assert.ok(group, 'no NEAR group listed');
+  const alone = db.prepare('SELECT rowid AS id, bm25(decisions_fts, 4, 2.5, 1) AS score FROM decisions_fts WHERE decisions_fts MATCH ? ORDER BY score, rowid LIMIT 8')
+    .all(group.phrase) as { id: number; score: number }[];
+  const ids = new Int32Array(new Uint8Array(group.listed).buffer, 0, group.listed.byteLength / 8);
+  assert.deepEqual([...ids], alone.map((row) => row.id));
+  assert.deepEqual([...new Float64Array(new Uint8Array(group.terms).buffer)], alone.map((row) => -row.score));
+  const before = { ...topKServed(db) };
+  let withGroups = 0;
+  fc.assert(fc.property(hybridArm, ({ words, typed, pool }) => {
+    const query = words.join(' ');
+    const widened = hybridLexicalGroups(db, planQuery(db, query, true).groups, query);
+    const groups = typed ? distinctAlternatives(asTyped(widened)) : widened;
+    const expression = matchExpression(groups, false);
+    if (expression.includes('NEAR(')) withGroups++;
+    const full = db.transaction(() => rankRange(db, expression, filterSql({}), ALL_ROWS, pool))();
+    const bounded = db.transaction(() => boundedRanking(db, expression, filterSql({}), pool))();
+    // deepEqual compares the scores with Object.is: FTS5's own, from the walk that counts the matches.
+    if (bounded) assert.deepEqual(bounded, full, expression);
+    assert.deepEqual(db.transaction(() => topKRanking(db, expression, phrasesOf(groups), filterSql({}), pool))() ?? full, full, expression);
+  }), { numRuns: 200, seed: 20 });
+  const served = topKServed(db);
+  assert.ok(withGroups >= 80, `only ${withGroups} arms with a norm's NEAR group`);
+  assert.ok(served.bounded - before.bounded >= 20, `the bounds proved only ${served.bounded - before.bounded} arms`);
+});
+
+test('the bounds are not used with filters, once a row changed, or for lists built before the bridge\'s groups were listed; a writable open lists them', async (t) => {
+  const { db } = await corpus(t);
+  const arms = LAY_QUERIES.flatMap((query) => {
+    const widened = hybridLexicalGroups(db, planQuery(db, query, true).groups, query);
+    return [widened, distinctAlternatives(asTyped(widened))].flatMap((groups) => [1, 3, 10, 20, 40].map((pool) => ({ expression: matchExpression(groups, false), pool })));
+  });
+  const proves = (filter: DecisionFilters, arm: { expression: string; pool: number }) =>
+    db.transaction(() => boundedRanking(db, arm.expression, filterSql(filter), arm.pool))();
+  // The first arm with a norm's NEAR group that the bounds prove.
+  const arm = arms.find((found) => found.expression.includes('NEAR(') && proves({}, found) !== null);
+  assert.ok(arm, 'no arm with a NEAR group proven');
+  const proven = (filter: DecisionFilters = {}) => proves(filter, arm);
+  assert.deepEqual(proven(), db.transaction(() => rankRange(db, arm.expression, filterSql({}), ALL_ROWS, arm.pool))());
+  assert.equal(proven({ court: 'BGH' }), null);
+  // Lists of session 19 (no lists of the bridge's groups): the bounds are not tried, and a writable open builds them.
+  db.exec(`DELETE FROM search_impacts WHERE phrase LIKE 'NEAR(%' OR phrase LIKE '"% %"'; UPDATE meta SET value = json_remove(value, '$.groups') WHERE key = 'search_impacts'`);
+  assert.equal(proven(), null);
+  completeImpactLists(db);
+  assert.equal(impactState(db)!.groups, true);
+  // (Lists of 300 rows and more, as a file gets them: this corpus's phrases are read whole, each complete.)
+  assert.deepEqual(proven(), db.transaction(() => rankRange(db, arm.expression, filterSql({}), ALL_ROWS, arm.pool))());
+  db.prepare('INSERT INTO search_impacts_changed (doc_id) VALUES (?)').run(1);
+  assert.equal(proven(), null);
+});
+
+test('a phrase inside an AND that does not match the row adds nothing to its score, in the lists\' terms as in FTS5', async (t) => {
+  const { db } = await corpus(t);
+  db.transaction(() => buildImpactLists(db, { length: 400, minRows: 6 }))();
+  sealImpactLists(db);
+  // As hybrid's arm writes a lay term's own words ('Urlaub verfallen': "urlaub" in no decision as typed): the AND
+  // matches no row, so FTS5 scores "verfall" nowhere, though every row holding it is listed.
+  const expression = '("verfall" AND "zzzzunbekannt") OR "urlaubsabgelt"';
+  const full = db.transaction(() => rankRange(db, expression, filterSql({}), ALL_ROWS, 5))();
+  assert.equal(full.docIds.length, 5);
+  const fromLists = db.transaction(() => rankFromLists(db, expression, filterSql({}), 5))();
+  if (fromLists) assert.deepEqual(fromLists, full);
+  assert.deepEqual(db.transaction(() => topKRanking(db, expression, ['"verfall"', '"zzzzunbekannt"', '"urlaubsabgelt"'], filterSql({}), 5))() ?? full, full);
+  assert.deepEqual(db.transaction(() => boundedRanking(db, expression, filterSql({}), 5))() ?? full, full);
 });
