@@ -34,12 +34,12 @@ export const WRITTEN = Symbol.for('h3.handled');
  */
 export function writeJson(res: ServerResponse, config: Config, status: number, body: unknown,
   extra: Record<string, string>): typeof WRITTEN {
-  const bytes = Buffer.from(JSON.stringify(body));
+  const text = JSON.stringify(body);
   const named: [string, string][] = [['content-type', JSON_TYPE], ['x-service-api-release', config.release], ...Object.entries(extra)];
   named.sort(([a], [b]) => (a < b ? -1 : 1));
   const head = named.flat();
-  head.push('content-length', String(bytes.length));
-  res.writeHead(status, STATUS_CODES[status], head).end(bytes);
+  head.push('content-length', String(Buffer.byteLength(text)));
+  res.writeHead(status, STATUS_CODES[status], head).end(text);
   return WRITTEN;
 }
 
