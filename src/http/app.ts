@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import { ServerResponse } from 'node:http';
 import { H3, getRouterParams, type H3Event } from 'h3';
 import { API_BASE } from '../config.ts';
 import { ApiError, invalidArgument } from '../errors.ts';
@@ -7,7 +8,7 @@ import type { Operation, Services } from '../operations/operation.ts';
 import type { Caller } from '../accounts/tokens.ts';
 import { execute } from '../operations/execute.ts';
 import { jsonBodyArguments, queryArguments } from './arguments.ts';
-import { htmlResponse, jsonResponse, problemResponse } from './responses.ts';
+import { htmlResponse, jsonResponse, problemResponse, writeJson } from './responses.ts';
 import { changelogPage, errorsPage } from './docs-pages.ts';
 import { openApiDocument } from './openapi.ts';
 import { mcpHttpHandler, MCP_PATH } from '../mcp/http.ts';
@@ -68,7 +69,12 @@ function operationHandler(operation: Operation, services: Services, observabilit
       const onCaller = (caller: Caller) => { if (record) record.organization = caller.organization.id; };
       const answer = await execute(operation, { authorization, args, onCaller }, services);
       observe(answer.status, answer.body.credits.cost);
-      return jsonResponse(services.config, answer.status, answer.body, headers);
+      // On the server, the answer goes straight to Node's response (its id and status for the access log's line);
+      // app.fetch (no socket) gets a Response.
+      const res = event.runtime?.node?.res;
+      if (!(res instanceof ServerResponse) || !record) return jsonResponse(services.config, answer.status, answer.body, headers);
+      record.status = answer.status;
+      return writeJson(res, services.config, answer.status, answer.body, { ...headers, 'x-request-id': record.id });
     } catch (error) {
       // A stored upload that was then refused (quota, say) is never recorded: its file goes too.
       if (stored) await rm(stored.path, { force: true });

@@ -6,7 +6,7 @@ import { logRequest, requestIdOf, type RequestRecord } from '../observability/ac
 import { readiness } from '../observability/health.ts';
 import type { Observability } from '../observability/observability.ts';
 import type { Services } from '../operations/operation.ts';
-import { jsonResponse } from './responses.ts';
+import { jsonResponse, WRITTEN } from './responses.ts';
 
 /** The record of the request being served (set by the access middleware). */
 export const recordOf = (event: H3Event): RequestRecord | undefined => event.context.request as RequestRecord | undefined;
@@ -21,10 +21,12 @@ export function accessMiddleware(observability: Observability): Middleware {
     const record: RequestRecord = { id: requestIdOf(event.req.headers.get('x-request-id')), cost: 0 };
     event.context.request = record;
     const response = await next();
-    if (!(response instanceof Response)) return response;
-    response.headers.set('x-request-id', record.id);
+    // An operation's answer was written to the socket by its handler, with the id (src/http/app.ts).
+    const written = response === WRITTEN;
+    if (!written && !(response instanceof Response)) return response;
+    if (!written) response.headers.set('x-request-id', record.id);
     logRequest(observability.log, record, { method: event.req.method, path: event.url.pathname, ip: event.req.ip },
-      response.status, performance.now() - started);
+      written ? record.status! : response.status, performance.now() - started);
     return response;
   };
 }

@@ -24,6 +24,25 @@ export function jsonResponse(config: Config, status: number, body: unknown, extr
   return new FastResponse(JSON.stringify(body), { status, statusText: STATUS_CODES[status], headers: baseHeaders(config, JSON_TYPE, extra) });
 }
 
+/** What a handler returns once it wrote the answer to Node's response itself (h3's own marker, `kHandled`). */
+export const WRITTEN = Symbol.for('h3.handled');
+
+/**
+ * A JSON answer written straight to Node's response (`res`, the server's), as jsonResponse's would be on the wire:
+ * the same status line, headers in the order a Headers object lists them (by name) with content-length last, and the
+ * same body, sent in one write; without a web Response, two Headers objects and srvx's copy of them.
+ */
+export function writeJson(res: ServerResponse, config: Config, status: number, body: unknown,
+  extra: Record<string, string>): typeof WRITTEN {
+  const text = JSON.stringify(body);
+  const named: [string, string][] = [['content-type', JSON_TYPE], ['x-service-api-release', config.release], ...Object.entries(extra)];
+  named.sort(([a], [b]) => (a < b ? -1 : 1));
+  const head = named.flat();
+  head.push('content-length', String(Buffer.byteLength(text)));
+  res.writeHead(status, STATUS_CODES[status], head).end(text);
+  return WRITTEN;
+}
+
 /** An HTML page (the docs pages answers link to). */
 export function htmlResponse(config: Config, html: string): Response {
   return new FastResponse(html, { status: 200, statusText: 'OK', headers: baseHeaders(config, 'text/html; charset=utf-8') });

@@ -18,6 +18,8 @@ export interface RequestRecord {
   code?: string;
   /** The call's arguments: only with query logging on. */
   args?: unknown;
+  /** The status of an answer its handler wrote to the socket itself (the line's status; src/http/app.ts). */
+  status?: number;
 }
 
 export type LogFormat = 'json' | 'pretty';

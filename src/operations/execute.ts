@@ -131,8 +131,10 @@ export async function execute<TArgs, TResult extends object>(
 ): Promise<Answer> {
   const { store, config } = services;
   const now = services.clock();
-  // 1. Who is calling, and may they call this?
-  const caller = await store.authenticate(request.authorization, now);
+  // 1. Who is calling, and may they call this? The balance and today's volume are read with the token (one read of
+  // the state); they are checked below, in the contract's order, and again in the charging transaction.
+  const volume = operation.volume;
+  const { caller, ...room } = await store.callerAndRoom(request.authorization, now, { terms: config.plans, unit: volume?.unit });
   request.onCaller?.(caller);
   assertAllowed(operation, caller);
   // 2. Rate limits.
@@ -151,15 +153,14 @@ export async function execute<TArgs, TResult extends object>(
   // one commit, so a balance that fell for this very result (another node's call, between two reads of a shared
   // state) is always seen together with its payment, and the repeat is served free rather than refused.
   if (cost > 0) {
-    const balance = await store.balanceOf(organization, config.plans, now);
+    const balance = room.balance ?? await store.balanceOf(organization, config.plans, now);
     if (balance.total < cost && !await store.alreadyPaid(organization.id, operation.name, resultKey, now)) {
       throw insufficientCredits(cost, balance.total);
     }
   }
-  const volume = operation.volume;
   if (volume && (volume.ahead?.(args) ?? true)) {
-    assertRoom(capOf(config.plans[organization.plan], volume.unit), await store.volumeUsed(organization.id, volume.unit, now),
-      volume.unit, now);
+    assertRoom(capOf(config.plans[organization.plan], volume.unit),
+      room.volumeUsed ?? await store.volumeUsed(organization.id, volume.unit, now), volume.unit, now);
   }
   // 5. The work.
   const result = await runHandler(operation, args, ctx);

@@ -20,7 +20,7 @@ import { assertQuotaLeft, COLUMNS, HOLDS_QUOTA, type UploadRow } from '../upload
 import { rm } from 'node:fs/promises';
 import { redactedUrl } from './location.ts';
 import { MIGRATIONS } from './postgres-schema.ts';
-import type { CallRecord, StateStore, StateWrite } from './store.ts';
+import type { CallerAndRoom, CallRecord, StateStore, StateWrite } from './store.ts';
 
 /** Runs one statement; `?` placeholders, as in the SQLite code, become $1, $2, ... */
 export type Query = <Row = any>(text: string, params?: unknown[]) => Promise<{ rows: Row[]; rowCount: number }>;
@@ -150,31 +150,44 @@ export class PostgresStore implements StateStore {
   }
 
   async authenticate(authorization: string | null | undefined, now: Date): Promise<Caller> {
+    return (await this.callerAndRoom(authorization, now)).caller;
+  }
+
+  /**
+   * The token's row first; then its organization, user, balance and today's volume at once (two round trips). While
+   * PostgreSQL cannot be reached, a caller this node authenticated recently is recognised, without balance or volume.
+   */
+  async callerAndRoom(authorization: string | null | undefined, now: Date,
+    room?: Parameters<StateStore['callerAndRoom']>[2]): Promise<CallerAndRoom> {
     const key = createHash('sha256').update(authorization ?? '').digest('base64');
     try {
-      const caller = await this.authenticateNow(authorization, now);
+      const read = await this.callerAndRoomNow(authorization, now, room);
       if (this.recentCallers.size >= REMEMBERED_CALLERS) this.recentCallers.clear();
-      this.recentCallers.set(key, { caller, at: Date.now() });
-      return caller;
+      this.recentCallers.set(key, { caller: read.caller, at: Date.now() });
+      return read;
     } catch (error) {
       const known = this.recentCallers.get(key);
       if (!isOutage(error) || !known || Date.now() - known.at > OUTAGE_CALLER_MS) throw unreachable(error);
       if (known.caller.token.expires_at <= now.toISOString()) throw unauthenticated('This token has expired.');
-      return known.caller;
+      return { caller: known.caller };
     }
   }
 
-  private async authenticateNow(authorization: string | null | undefined, now: Date): Promise<Caller> {
+  private async callerAndRoomNow(authorization: string | null | undefined, now: Date,
+    room?: Parameters<StateStore['callerAndRoom']>[2]): Promise<CallerAndRoom> {
     const { id, secret } = bearerToken(authorization);
     const { rows: [row] } = await this.query<TokenRow>('SELECT * FROM tokens WHERE id = ?', [id]);
     const { token, organizationId } = verifiedToken(row, secret, now);
-    const [organization, user] = await Promise.all([
+    const [organization, user, sums, used] = await Promise.all([
       this.query<OrganizationRow>('SELECT id, name, plan, require_two_factor, created_at FROM organizations WHERE id = ? AND deleted_at IS NULL', [organizationId]),
       token.user_id ? this.query<UserRow>('SELECT * FROM users WHERE id = ?', [token.user_id]) : undefined,
+      room && ledgerSums(this.query, organizationId, now),
+      room?.unit && volumeUsed(this.query, organizationId, room.unit, now),
     ]);
     if (!organization.rows[0]) throw unauthenticated();
     const userRow = user?.rows[0];
-    return { token, organization: toOrganization(organization.rows[0]), user: userRow && toUser(userRow) };
+    const caller = { token, organization: toOrganization(organization.rows[0]), user: userRow && toUser(userRow) };
+    return { caller, balance: sums && room && balanceFrom(sums, caller.organization, room.terms), volumeUsed: used };
   }
 
   alreadyPaid(organizationId: string, operation: string, resultKey: string, now: Date): Promise<boolean> {

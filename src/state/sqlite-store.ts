@@ -55,6 +55,17 @@ export class SqliteStore implements StateStore {
   async authenticate(authorization: string | null | undefined, now: Date) {
     return inTransaction(this.db, () => authenticate(this.db, authorization, now));
   }
+  async callerAndRoom(...[authorization, now, { terms, unit }]: Parameters<StateStore['callerAndRoom']>) {
+    return inTransaction(this.db, () => {
+      const caller = authenticate(this.db, authorization, now);
+      const { organization } = caller;
+      return {
+        caller,
+        balance: balanceOf(this.db, organization, terms, now),
+        volumeUsed: unit && usedToday(this.db, organization.id, unit, now),
+      };
+    });
+  }
   async alreadyPaid(organizationId: string, operation: string, resultKey: string, now: Date) {
     return alreadyPaid(this.db, organizationId, operation, resultKey, now);
   }

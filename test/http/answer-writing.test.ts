@@ -1,0 +1,75 @@
+/**
+ * An operation's answer is written straight to Node's response on the server (src/http/responses.ts writeJson), and
+ * as a web Response by app.fetch: the two are the same on the wire, byte for byte (status line, headers in the same
+ * order, content-length, body), for an ordinary answer, one with a status of its own and one carrying Deprecation
+ * and Sunset (a problem, written as before, beside them); the access log line of a written answer names its status.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { startApi } from '../helpers/api.ts';
+import { OPERATIONS } from '../../src/operations/index.ts';
+import { createApp } from '../../src/http/app.ts';
+import { createAccessLog } from '../../src/observability/access-log.ts';
+import { quietObservability, type Observability } from '../../src/observability/observability.ts';
+import type { Services } from '../../src/operations/operation.ts';
+
+/** The raw answer of one request on a connection of its own: status line and headers as sent, and the body. */
+function rawAnswer(url: string, path: string, authorization: string): Promise<{ head: string[]; body: Buffer }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk)).on('error', reject).on('end', () => {
+      const all = Buffer.concat(chunks);
+      const split = all.indexOf('\r\n\r\n');
+      resolve({ head: all.subarray(0, split).toString('latin1').split('\r\n'), body: all.subarray(split + 4) });
+    });
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: test\r\nAuthorization: ${authorization}\r\nX-Request-Id: same-id\r\nConnection: close\r\n\r\n`);
+  });
+}
+
+/** The same request through app.fetch, as the lines Node would send for its Response (srvx: headers, then content-length). */
+async function fetchedAnswer(app: ReturnType<typeof createApp>, path: string, authorization: string) {
+  const response = await app.fetch(new Request(`http://test${path}`, { headers: { authorization, 'x-request-id': 'same-id' } }));
+  const body = Buffer.from(await response.arrayBuffer());
+  return {
+    head: [`HTTP/1.1 ${response.status} ${response.statusText}`, ...[...response.headers].map(([name, value]) => `${name}: ${value}`),
+      `content-length: ${body.length}`],
+    body,
+  };
+}
+
+test('an answer written to the socket is the Response app.fetch gives, byte for byte, and is logged with its status', async () => {
+  const deprecation = { deprecation: '@1798761600', sunset: 'Fri, 01 Jan 2027 00:00:00 GMT' };
+  const operations = OPERATIONS.map((operation) => (operation.name === 'get_decision' ? { ...operation, deprecation }
+    : operation.name === 'list_facets' ? { ...operation, status: 202 as const } : operation));
+  const lines: string[] = [];
+  const observability = (): Observability => ({ ...quietObservability(),
+    log: createAccessLog({ level: 'info', format: 'json', destination: { write: (line: string) => { lines.push(line); } } }) });
+  const api = await startApi({ corpus: 'demo', operations, observability });
+  try {
+    const app = createApp(api.services as Services, operations, quietObservability());
+    const org = api.org();
+    const paths = ['/api/v1/decisions/VIII%20ZR%20123%2F19', '/api/v1/decisions/search?query=Miete&mode=keyword',
+      '/api/v1/corpus/facets/court_name', '/api/v1/decisions/nothing'];
+    for (const path of paths) {
+      // Each asked once before, so that both ask for a result already paid: credits_remaining is the same.
+      const token = `Bearer ${org.token(['read', 'search'])}`;
+      await rawAnswer(api.url, path, token);
+      const written = await rawAnswer(api.url, path, token);
+      const fetched = await fetchedAnswer(app, path, token);
+      // Node adds Date and Connection after the answer's own headers.
+      const own = written.head.filter((line) => !/^(date|connection|keep-alive):/i.test(line));
+      assert.deepEqual(own, fetched.head, path);
+      assert.ok(written.body.equals(fetched.body), path);
+    }
+    const logged = lines.map((line) => JSON.parse(line) as { path: string; status: number; request_id: string });
+    assert.deepEqual(logged.map((entry) => entry.status), [200, 200, 200, 200, 202, 202, 404, 404]);
+    assert.ok(logged.every((entry) => entry.request_id === 'same-id'));
+    const [deprecated] = (await rawAnswer(api.url, paths[0], `Bearer ${org.token(['read'])}`)).head.filter((line) => line.startsWith('sunset'));
+    assert.equal(deprecated, `sunset: ${deprecation.sunset}`);
+  } finally {
+    await api.close();
+  }
+});
