@@ -127,7 +127,7 @@ function startingWithPattern(prefixes: readonly string[]): StartingWith | null {
 }
 
 // A word's rest as the scan's pattern read it with its class `[\p{L}\p{N}]*` (i and u flags: a little wider than
-// WORD, e.g. U+0345 folds to a letter), compiled once for the process; Latin-1 by table (the same as WORD's there).
+// WORD, e.g. U+0345 folds to a letter), compiled once for the process; Latin-1 by table.
 const REST = /[\p{L}\p{N}]*/iuy;
 const LATIN1_REST = Uint8Array.from({ length: 0x100 }, (_, unit) => (/^[\p{L}\p{N}]$/iu.test(String.fromCharCode(unit)) ? 1 : 0));
 /** Set by wordEnd: whether the word it read holds letters and numbers only as WORD reads them (as good as always). */
@@ -147,6 +147,7 @@ function wordEnd(text: string, index: number): number {
       return end;
     }
     if (LATIN1_REST[unit] === 0) break;
+    if (LATIN1_WORD[unit] === 0) readAsWord = false;
   }
   return at;
 }
