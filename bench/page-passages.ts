@@ -1,5 +1,5 @@
 /**
- * The passages step of a result page for new queries (Session 21): for each query, the page of its first 20 decisions
+ * The passages step of a result page for new queries (Session 20): for each query, the page of its first 20 decisions
  * (their texts read beforehand, untimed) and lexicalPassages for each (the query's words found in every chunk, the
  * chunks chosen), this tree against an older checkout, each on its own read-only connection, interleaved query by
  * query (the order alternating). Every query is new to both trees' patterns only the first time its stems are met:

@@ -51,7 +51,7 @@ function withLookBehind(text: string, prefixes: readonly string[]): Token[] {
     ? [{ ...tokenize(match[0])[0], start: match.index, end: match.index + match[0].length }] : []);
 }
 
-/** The scan as it was until Session 21 (the sticky re-test at the word start): the old rule, to the character. */
+/** The scan as it was until Session 20 (the sticky re-test at the word start): the old rule, to the character. */
 function asScannedBefore(text: string, prefixes: readonly string[]): Token[] {
   const usable = [...new Set(prefixes)].sort((a, b) => b.length - a.length);
   const source = `(?:${usable.map(surface).join('|')})[\\p{L}\\p{N}]*`;
