@@ -88,19 +88,26 @@ function surfaceOf(stem: string): string {
 }
 
 /**
- * The patterns finding words that begin with one of a list of prefixes: `scan` (global) finds the next match, `at`
- * (sticky) tells whether one begins at a given word start. No look-behind for the word start: with one, V8 tried the
- * pattern at every position of the text; without, it skips to where a prefix can begin, and the word start is tested
- * here. `wordsOnly`: every prefix is letters and digits (always, for stems), so a match ends at its word's end.
+ * The pattern finding words that begin with one of a list of prefixes (global). No look-behind for the word start:
+ * with one, V8 tried the pattern at every position of the text; without, it skips to where a prefix can begin, and the
+ * word start is tested here. `wordsOnly`: every prefix is letters and digits (always, for stems); the pattern is then
+ * the prefixes alone and a match's word is read on to its end here (wordEnd): a class of every letter and number
+ * under the i and u flags costs V8 some 0.1 ms to parse and 0.2-0.5 ms to compile, once for every new query.
  */
-interface StartingWith { scan: RegExp; at: RegExp; wordsOnly: boolean }
+interface StartingWith {
+  scan: RegExp;
+  wordsOnly: boolean;
+  /** The prefixes with the word's rest, and its sticky form (compiled only where oddWordStart needs it). */
+  source: string;
+  at?: RegExp;
+}
 
 const startingWith = new Map<string, StartingWith | null>();
 /** The patterns of a prefix list already seen, by the list itself: a result page asks with one list for every chunk. */
 const patternOfList = new WeakMap<readonly string[], StartingWith | null>();
 const WORD_CHARS = /^[\p{L}\p{N}]+$/u;
 
-/** The patterns for `prefixes` (null: none usable), compiled once per list. */
+/** The pattern for `prefixes` (null: none usable), compiled once per list. */
 function startingWithPattern(prefixes: readonly string[]): StartingWith | null {
   let pattern = patternOfList.get(prefixes);
   if (pattern !== undefined) return pattern;
@@ -109,22 +116,51 @@ function startingWithPattern(prefixes: readonly string[]): StartingWith | null {
   pattern = startingWith.get(key);
   if (pattern === undefined) {
     if (startingWith.size >= 256) startingWith.clear();
-    const source = `(?:${usable.map(surfaceOf).join('|')})[\\p{L}\\p{N}]*`;
-    pattern = usable.length === 0 ? null
-      : { scan: new RegExp(source, 'giu'), at: new RegExp(source, 'yiu'), wordsOnly: usable.every((prefix) => WORD_CHARS.test(prefix)) };
+    const wordsOnly = usable.every((prefix) => WORD_CHARS.test(prefix));
+    const prefixed = `(?:${usable.map(surfaceOf).join('|')})`;
+    const source = `${prefixed}[\\p{L}\\p{N}]*`;
+    pattern = usable.length === 0 ? null : { scan: new RegExp(wordsOnly ? prefixed : source, 'giu'), wordsOnly, source };
     startingWith.set(key, pattern);
   }
   patternOfList.set(prefixes, pattern);
   return pattern;
 }
 
+// A word's rest as the scan's pattern read it with its class `[\p{L}\p{N}]*` (i and u flags: a little wider than
+// WORD, e.g. U+0345 folds to a letter), compiled once for the process; Latin-1 by table.
+const REST = /[\p{L}\p{N}]*/iuy;
+const LATIN1_REST = Uint8Array.from({ length: 0x100 }, (_, unit) => (/^[\p{L}\p{N}]$/iu.test(String.fromCharCode(unit)) ? 1 : 0));
+/** Set by wordEnd: whether the word it read holds letters and numbers only as WORD reads them (as good as always). */
+let readAsWord = true;
+
+/** Where the word beginning at `index` ends, read as `[\p{L}\p{N}]*` with the i and u flags; sets readAsWord. */
+function wordEnd(text: string, index: number): number {
+  readAsWord = true;
+  let at = index;
+  for (; at < text.length; at++) {
+    const unit = text.charCodeAt(at);
+    if (unit >= 0x100) {
+      REST.lastIndex = at;
+      REST.test(text);
+      const end = REST.lastIndex;
+      if (end > at && !WORD_CHARS.test(text.slice(at, end))) readAsWord = false;
+      return end;
+    }
+    if (LATIN1_REST[unit] === 0) break;
+    if (LATIN1_WORD[unit] === 0) readAsWord = false;
+  }
+  return at;
+}
+
 const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+/** Whether each Latin-1 code unit is a letter or number as WORD reads them (German text is mostly these). */
+const LATIN1_WORD = Uint8Array.from({ length: 0x100 }, (_, unit) => (WORD_CHAR.test(String.fromCharCode(unit)) ? 1 : 0));
 
 /** The UTF-16 length of the letter or number (code point) before index `index`, as WORD reads them; 0 if none. */
 function wordCharBefore(text: string, index: number): number {
   if (index === 0) return 0;
   const unit = text.charCodeAt(index - 1);
-  if (unit < 0x80) return (unit >= 0x30 && unit <= 0x39) || ((unit | 0x20) >= 0x61 && (unit | 0x20) <= 0x7a) ? 1 : 0;
+  if (unit < 0x100) return LATIN1_WORD[unit];
   const lead = index >= 2 ? text.charCodeAt(index - 2) : 0;
   const size = unit >= 0xdc00 && unit <= 0xdfff && lead >= 0xd800 && lead <= 0xdbff ? 2 : 1;
   return WORD_CHAR.test(text.slice(index - size, index)) ? size : 0;
@@ -144,26 +180,40 @@ function analysisOfSurface(surface: string): { word: string; stem: string } | nu
 }
 
 /**
- * The tokens of `text` whose folded words begin with one of `prefixes`: tokenize(text) without the words that cannot
- * answer them, found without analysing every word (snippets of a result page read some 60 passages).
+ * The word start counted for a match whose word holds a character the pattern reads as a letter and WORD does not
+ * (U+0345 and its like): as the scan always did it, the start of the WORD run ending at `end`, if a prefix begins
+ * there; -1 if none. The sticky pattern is compiled only when such a word is met.
  */
-export function tokensStartingWith(text: string, prefixes: readonly string[]): Token[] {
+function oddWordStart(text: string, pattern: StartingWith, end: number): number {
+  let start = end;
+  for (let size = wordCharBefore(text, start); size > 0; size = wordCharBefore(text, start)) start -= size;
+  const at = pattern.at ??= new RegExp(pattern.source, 'yiu');
+  at.lastIndex = start;
+  return at.test(text) && at.lastIndex === end ? start : -1;
+}
+
+/**
+ * The tokens of `text` whose folded words begin with one of `prefixes`: tokenize(text) without the words that cannot
+ * answer them, found without analysing every word (snippets of a result page read some 60 passages). `keep`: only the
+ * tokens whose stems it accepts (the caller's own test, without an array of the others).
+ */
+export function tokensStartingWith(text: string, prefixes: readonly string[], keep?: (stem: string) => boolean): Token[] {
   const pattern = startingWithPattern(prefixes);
   if (!pattern) return [];
-  const { scan, at } = pattern;
+  const { scan } = pattern;
   const tokens: Token[] = [];
   scan.lastIndex = 0;
   if (pattern.wordsOnly) {
-    // test() rather than exec(): no match array per word. A match ends at its word's end; it counts where the pattern
-    // also matches at the word's start (else it began inside the word, where no word of the list begins).
-    while (scan.test(text)) {
-      const end = scan.lastIndex;
-      let start = end;
-      for (let size = wordCharBefore(text, start); size > 0; size = wordCharBefore(text, start)) start -= size;
-      at.lastIndex = start;
-      if (!at.test(text) || at.lastIndex !== end) continue;
+    // The scan goes on from the end of each match's word, so the first match in a word is at its start when a word
+    // of the list begins there; one found inside a word is therefore none (no walk back to the word's start, no
+    // second test there: those were half of a page's scan).
+    for (let match = scan.exec(text); match !== null; match = scan.exec(text)) {
+      const end = wordEnd(text, match.index);
+      scan.lastIndex = end;
+      const start = readAsWord ? match.index : oddWordStart(text, pattern, end);
+      if (start < 0 || (readAsWord && wordCharBefore(text, start) > 0)) continue;
       const entry = analysisOfSurface(text.slice(start, end));
-      if (entry) tokens.push({ word: entry.word, stem: entry.stem, start, end });
+      if (entry && (!keep || keep(entry.stem))) tokens.push({ word: entry.word, stem: entry.stem, start, end });
     }
     return tokens;
   }
@@ -174,7 +224,7 @@ export function tokensStartingWith(text: string, prefixes: readonly string[]): T
       continue;
     }
     const entry = analysisOf(match[0].toLowerCase());
-    if (entry) tokens.push({ word: entry.word, stem: entry.stem, start: match.index, end: match.index + match[0].length });
+    if (entry && (!keep || keep(entry.stem))) tokens.push({ word: entry.word, stem: entry.stem, start: match.index, end: match.index + match[0].length });
   }
   return tokens;
 }

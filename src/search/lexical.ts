@@ -53,17 +53,14 @@ export function lexicalArm(db: Database.Database, expression: string, filters: F
 export function lexicalPassages(page: PageChunks, decisionId: string, groups: TermGroup[]): number[] {
   const chunks = page.of(decisionId);
   if (groups.length === 0 || chunks.length <= 1) return chunks.slice(0, PASSAGES).map((chunk) => chunk.id);
-  const groupMatchers = groups.map((group) => termMatcher([group]));
-  const groupsOfStem = new Map<string, number[]>();
+  const groupsOf = groupIndexer(groups);
   // The groups a chunk answers, counted without a set per chunk: a group counts once per chunk (its stamp).
   const answeredIn = new Int32Array(groups.length).fill(-1);
   const scored = chunks.map((chunk, position) => {
     const matches = page.matches(chunk);
     let answered = 0;
     for (const { stem } of matches) {
-      let indexes = groupsOfStem.get(stem);
-      if (!indexes) groupsOfStem.set(stem, indexes = groupMatchers.flatMap((isMatch, index) => (isMatch(stem) ? [index] : [])));
-      for (const index of indexes) {
+      for (const index of groupsOf(stem)) {
         if (answeredIn[index] === position) continue;
         answeredIn[index] = position;
         answered++;
@@ -76,4 +73,21 @@ export function lexicalPassages(page: PageChunks, decisionId: string, groups: Te
   return (matching.length > 0 ? matching : scored)
     .sort((a, b) => b.answered - a.answered || b.density - a.density || a.position - b.position)
     .slice(0, PASSAGES).map((chunk) => chunk.id);
+}
+
+/** The groups' indexes a stem answers, by the page's groups (one list for its 20 decisions: each stem tested once). */
+const indexersOf = new WeakMap<TermGroup[], (stem: string) => number[]>();
+function groupIndexer(groups: TermGroup[]): (stem: string) => number[] {
+  let indexer = indexersOf.get(groups);
+  if (!indexer) {
+    const groupMatchers = groups.map((group) => termMatcher([group]));
+    const groupsOfStem = new Map<string, number[]>();
+    indexer = (stem) => {
+      let indexes = groupsOfStem.get(stem);
+      if (!indexes) groupsOfStem.set(stem, indexes = groupMatchers.flatMap((isMatch, index) => (isMatch(stem) ? [index] : [])));
+      return indexes;
+    };
+    indexersOf.set(groups, indexer);
+  }
+  return indexer;
 }

@@ -25,8 +25,7 @@ type Matcher = ((stem: string) => boolean) & { starts?: readonly string[] };
  * (termMatcher) has only those words analysed.
  */
 export function wordsMatching(text: string, isMatch: Matcher): Token[] {
-  const candidates = isMatch.starts ? tokensStartingWith(text, isMatch.starts) : tokenize(text);
-  return candidates.filter((token) => isMatch(token.stem));
+  return isMatch.starts ? tokensStartingWith(text, isMatch.starts, isMatch) : tokenize(text).filter((token) => isMatch(token.stem));
 }
 
 /** The best window of `text` for the matcher, with marks. */
