@@ -17,14 +17,12 @@ import type { Observability } from './observability/observability.ts';
 
 /**
  * Opens an existing corpus read-only (the server never writes it; replacing the file never touches accounts), with
- * a rank helper for keyword rankings over a large index (src/search/rank-helper.ts), and starts filling its page
- * cache between requests (src/corpus/warm-cache.ts).
+ * a rank helper for keyword rankings over a large index (src/search/rank-helper.ts).
  */
 export function openCorpusReadonly(path: string): CorpusDb | null {
   if (!existsSync(path)) return null;
   const corpus = openCorpus(path, { readonly: true });
   attachRankHelper(corpus, path);
-  void warmPageCache(corpus);
   return corpus;
 }
 
@@ -77,6 +75,8 @@ export function reopenCorpus(services: Services, path: string): string {
     return `the corpus ${path} could not be reopened (${error instanceof Error ? error.message : error}); still serving the one opened before`;
   }
   if (!next) return `no corpus at ${path}; still serving the one opened before`;
+  // Requests arrive meanwhile: its page cache fills between them (src/corpus/warm-cache.ts).
+  void warmPageCache(next);
   const old = services.corpus;
   services.corpus = next;
   if (old) {
@@ -106,11 +106,14 @@ export function closeServices(services: Services): void {
 
 /**
  * Serves the API on host:port (port 0 picks a free one); resolves once listening. Uploads are received only here,
- * so the upload machinery starts with it: uploads left `uploaded` by the last run are extracted again.
+ * so the upload machinery starts with it: uploads left `uploaded` by the last run are extracted again. The corpus
+ * connection's page cache is filled before the first request (src/corpus/warm-cache.ts: 2-4 s at 100k-500k
+ * decisions; filled while requests arrive, each of them waited for a slice).
  */
 export async function listen(
   services: Services, host: string, port: number, operations?: readonly Operation[], observability?: Observability,
 ): Promise<{ server: Server; url: string }> {
+  if (services.corpus) await warmPageCache(services.corpus);
   uploadsOf(services);
   // A serving process checkpoints its SQLite state in a thread (src/state/wal-checkpoints.ts), not in calls' commits.
   if (services.store instanceof SqliteStore) services.store.checkpointInThread();

@@ -2,7 +2,7 @@
 // reopened on SIGHUP) pays, inside its first searches, for every buffer the cache has not yet allocated, and on a
 // virtual machine a first touch of fresh memory costs 10-18 µs a 4 KB page (bench/README, "Session 20: a warm page
 // cache"): some 30 µs per page read, against 2-4 µs for a page that reuses a buffer. So once a corpus is opened for
-// serving, its page cache is filled in slices of a few milliseconds between requests with what searches read: a
+// serving, its page cache is filled in slices of about a millisecond between requests with what searches read: a
 // tenth of it with decision rows (read first, so evicted first: the cache drops the pages used longest ago), then the
 // impact lists, then the keyword index as far as the cache holds.
 import type { CorpusDb } from './open.ts';
@@ -18,8 +18,8 @@ interface Source {
 /** What one warming did, for logs and tests. */
 export interface WarmReport { bytes: number; slices: number; ms: number; stopped: boolean }
 
-/** Each slice aims at this long, so a request waits at most about that long for the event loop. */
-const SLICE_MS = 4;
+/** Each slice aims at this long, so a request arriving meanwhile waits at most about that long for the event loop. */
+const SLICE_MS = 1;
 
 /** A table's slices: each reads its rows' content (substr loads a whole value; length alone reads only a header). */
 function source(db: CorpusDb, name: string, table: string, key: string, columns: string[], start: number | string): Source {
