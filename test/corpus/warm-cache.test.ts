@@ -9,6 +9,7 @@ import { warmPageCache } from '../../src/corpus/warm-cache.ts';
 import { searchDecisions } from '../../src/search/decision-search.ts';
 import { clearAnswers } from '../../src/search/answer-cache.ts';
 import { demoCorpus } from '../helpers/demo-corpus.ts';
+import { startApi } from '../helpers/api.ts';
 
 /** Bytes of the tables the warming reads, summed independently of it. */
 function warmedTables(db: CorpusDb): number {
@@ -94,5 +95,22 @@ test('a search while the cache warms answers as one on a connection that never w
   } finally {
     warming.close();
     plain.close();
+  }
+});
+
+test('a server has its corpus page cache filled when it starts listening', { skip: !existsSync('/proc/self/io') && 'no /proc/self/io' }, async () => {
+  const api = await startApi({ corpus: 'demo' });
+  const cold = openCorpus(await demoCorpus(), { readonly: true });
+  try {
+    let before = bytesRead();
+    readIndex(cold);
+    const coldBytes = bytesRead() - before;
+    before = bytesRead();
+    readIndex(api.services.corpus!);
+    const servedBytes = bytesRead() - before;
+    assert.ok(servedBytes < coldBytes / 20, `the server's connection reads (almost) nothing: ${servedBytes} against ${coldBytes} bytes`);
+  } finally {
+    cold.close();
+    await api.close();
   }
 });
