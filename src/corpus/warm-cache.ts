@@ -1,10 +1,10 @@
 // Warming a serving connection's page cache. SQLite's page cache grows as pages are read: a new server (or a corpus
 // reopened on SIGHUP) pays, inside its first searches, for every buffer the cache has not yet allocated, and on a
 // virtual machine a first touch of fresh memory costs 10-18 µs a 4 KB page (bench/README, "Session 20: a warm page
-// cache"): some 30 µs per page read, against 2-4 µs for a page that reuses a buffer. So once a corpus is opened for
-// serving, its page cache is filled in slices of about a millisecond between requests with what searches read: a
-// tenth of it with decision rows (read first, so evicted first: the cache drops the pages used longest ago), then the
-// impact lists, then the keyword index as far as the cache holds.
+// cache"): some 30 µs per page read, against 2-4 µs for a page that reuses a buffer. So a corpus opened for serving
+// has its page cache filled with what searches read (before the server listens; a reopened corpus between requests,
+// in slices of about a millisecond): a tenth of it with decision rows (read first, so evicted first: the cache drops
+// the pages used longest ago), then the impact lists, then the keyword index as far as the cache holds.
 import type { CorpusDb } from './open.ts';
 
 /** One pass over part of a table: rows after `after` (in key order), at most `rows`. */
@@ -71,13 +71,11 @@ export async function warmPageCache(db: CorpusDb, budget = cacheBytes(db)): Prom
   const started = performance.now();
   const report: WarmReport = { bytes: 0, slices: 0, ms: 0, stopped: false };
   try {
-    const all = sources(db);
-    const shares = new Map([['decisions', budget / 10]]);
-    for (const table of all) {
+    for (const table of sources(db)) {
       let after = table.start;
       let rows = 64;
       let read = 0;
-      const cap = Math.min(shares.get(table.name) ?? budget, budget - report.bytes);
+      const cap = Math.min(table.name === 'decisions' ? budget / 10 : budget, budget - report.bytes);
       while (read < cap) {
         await nextTurn();
         if (!db.open) return { ...report, stopped: true, ms: performance.now() - started };

@@ -12,8 +12,7 @@
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { impactState, K1, readList, type StoredList } from './impact-lists.ts';
-import { BM25, COUNT_CAP, type DocFilter, type RangeRanking } from './rank-range.ts';
-import { byScore, countAndScore } from './top-k.ts';
+import { BM25, byScore, COUNT_CAP, countAndScore, type DocFilter, type RangeRanking } from './rank-range.ts';
 import { compiled, everyTermAdds, FETCH_MAX, parseExpression, slotsOfRows, termsHold } from './top-k-lists.ts';
 
 /** Rows FTS5 may always score in the walk (some 5 µs each); more only while fewer than half the matches. */

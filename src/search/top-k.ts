@@ -14,11 +14,9 @@ import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { setAsideSwitch } from './set-aside.ts';
 import { ftsTotals, idf, impactListsHold, impactState, K1, readList, type StoredList } from './impact-lists.ts';
-import { ALL_ROWS, BM25, COUNT_CAP, matching, type DocFilter, type RangeRanking } from './rank-range.ts';
+import { ALL_ROWS, BM25, byScore, COUNT_CAP, countAndScore, matching, type DocFilter, type RangeRanking, type Scored } from './rank-range.ts';
 import { boundedRanking } from './top-k-bounded.ts';
 import { FETCH_MAX, listsRanking, slotsOfRows } from './top-k-lists.ts';
-
-export interface Scored { doc_id: number; score: number }
 
 /**
  * Rows of each list the statement path takes as candidates, for an index of `rows` rows (session 18's list length):
@@ -152,24 +150,6 @@ function candidatesOf(db: Database.Database, phrases: string[], pool: number, me
   return {
     ids, bounds: Float64Array.from(above, (value) => bound + value), bound, floor: pick(lows), floorAny: pick(least.filter((value) => value > 0)),
   };
-}
-
-/** Best first as FTS5 orders them: score (negative), then row id. */
-export function byScore(a: Scored, b: Scored): number {
-  return a.score - b.score || a.doc_id - b.doc_id;
-}
-
-/**
- * One walk of the expression: every match counted, the rows of `ids` scored (FTS5's bm25(), negative). FTS5 computes
- * bm25() only where the CASE asks for it, its statistics (the same for every row) once per statement. bm25() must be
- * called in the walk itself, not inside an aggregate: the LIMIT keeps SQLite from flattening the walk into the count.
- */
-export function countAndScore(db: Database.Database, expression: string, filter: DocFilter, ids: number[]): { n: number; scored: Scored[] } {
-  const walk = sql<unknown[], { n: number; scored: string }>(db, `SELECT count(*) AS n,
-      json_group_array(json_array(doc_id, score)) FILTER (WHERE score IS NOT NULL) AS scored
-    FROM (SELECT f.rowid AS doc_id, CASE WHEN f.rowid IN (SELECT value FROM json_each(?)) THEN ${BM25} END AS score ${matching(filter)} LIMIT -1)`)
-    .get(JSON.stringify(ids), expression, ...ALL_ROWS, ...filter.params)!;
-  return { n: walk.n, scored: (JSON.parse(walk.scored) as [number, number][]).map(([doc_id, score]) => ({ doc_id, score })) };
 }
 
 /** Whether a bound reaches `floor` (with the margin). */
