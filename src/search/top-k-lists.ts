@@ -385,16 +385,16 @@ function candidateArrays(capacity: number, words: number) {
   return arrays;
 }
 
-/** A bitmap reused from pass to pass for a required phrase whose list is complete (bytes cleared after each pass). */
+/** A bitmap reused from pass to pass for a required phrase whose list is complete (cleared before each use). */
 let requiredScratch = new Uint8Array(0);
 
 /**
- * The rows of the rarest phrase that every match of `tree` holds (a phrase of the tree, or of its top AND) whose rows
- * are known (its list complete, or its row set read), as a bitmap by row id (bit `id & 7` of byte `id >> 3`); null
- * where none is known. A complete list's bitmap is the scratch, valid until the next call.
+ * The rows of the rarest phrase of the tree's top AND (every match holds it) whose rows are known (its list complete,
+ * or its row set read), as a bitmap by row id (bit `id & 7` of byte `id >> 3`); null where none is known or the tree
+ * is no AND. A complete list's bitmap is the scratch, valid until the next call.
  */
 function requiredRows(tree: MatchTree, lists: PhraseRows[], highest: number): { phrase: number; bits: Uint8Array } | null {
-  const candidates = 'phrase' in tree ? [tree.phrase] : 'all' in tree ? tree.all.flatMap((part) => ('phrase' in part ? [part.phrase] : [])) : [];
+  const candidates = 'all' in tree ? tree.all.flatMap((part) => ('phrase' in part ? [part.phrase] : [])) : [];
   let phrase = -1;
   for (const at of candidates) {
     const list = lists[at];
