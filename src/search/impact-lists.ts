@@ -176,10 +176,9 @@ function encodeList(ids: number[], saturations: number[]): Buffer {
 }
 
 /**
- * Bytes of decoded deeper rows and row sets kept per connection: a blob read is copied into fresh memory, and on the
- * development machine a first touch of a fresh page costs 10-18 µs (the deeper rows and sets of one keyword query at
- * 500k decisions: some 1 MB, 420 page faults, 11-23 ms read; bench/README "Session 21"). The listed rows are not kept:
- * their blobs (64-80 KB) come from malloc's heap, which takes freed ones back; blobs this large are mapped anew.
+ * Bytes of decoded lists (listed rows, deeper rows, row sets) kept per connection: a blob read is copied into fresh
+ * memory, and on the development machine a first touch of a fresh page costs 10-18 µs (the deeper rows and sets of
+ * one keyword query at 500k decisions: some 1 MB, 420 page faults, 11-23 ms read; bench/README "Session 21").
  */
 export const KEPT_BYTES = 64 * 1024 * 1024;
 
@@ -228,10 +227,12 @@ export interface StoredList { rows: number; beyond: number; list: ImpactList; te
 export function readList(db: Database.Database, phrase: string, terms: boolean, memo?: Map<string, StoredList | null>): StoredList | null {
   const kept = memo?.get(phrase);
   if (kept !== undefined) return kept;
-  const stored = sql<[string], { rows: number; beyond: number; listed: Buffer; terms: Buffer | null }>(db,
-    `SELECT rows, beyond, listed, ${terms ? 'terms' : 'NULL AS terms'} FROM search_impacts WHERE phrase = ?`).get(phrase);
-  const read = stored
-    ? { rows: stored.rows, beyond: stored.beyond, list: decodeList(stored.listed), terms: stored.terms && decodeTerms(stored.terms) } : null;
+  const read = keptRead(db, `list ${terms} ${phrase}`, () => {
+    const stored = sql<[string], { rows: number; beyond: number; listed: Buffer; terms: Buffer | null }>(db,
+      `SELECT rows, beyond, listed, ${terms ? 'terms' : 'NULL AS terms'} FROM search_impacts WHERE phrase = ?`).get(phrase);
+    return stored
+      ? { rows: stored.rows, beyond: stored.beyond, list: decodeList(stored.listed), terms: stored.terms && decodeTerms(stored.terms) } : null;
+  }, (list) => (list ? list.list.ids.byteLength * 2 + (list.terms?.byteLength ?? 0) : 0));
   memo?.set(phrase, read);
   return read;
 }
