@@ -175,6 +175,48 @@ function encodeList(ids: number[], saturations: number[]): Buffer {
   return bytes;
 }
 
+/**
+ * Bytes of decoded lists (listed rows, deeper rows, row sets) kept per connection: a blob read is copied into fresh
+ * memory, and on the development machine a first touch of a fresh page costs 10-18 µs (the deeper rows and sets of
+ * one keyword query at 500k decisions: some 1 MB, 420 page faults, 11-23 ms read; bench/README "Session 21").
+ */
+export const KEPT_BYTES = 64 * 1024 * 1024;
+
+/** What a connection keeps, valid while no connection has written the file (SQLite's data_version, its own changes). */
+interface Kept { version: string; bytes: number; entries: Map<string, { value: unknown; bytes: number }> }
+const keptLists = new WeakMap<Database.Database, Kept>();
+
+/**
+ * The value kept for `key` on this connection, or `read()` kept (the oldest entries go first past KEPT_BYTES): while
+ * the file is unchanged, a list reads the same. Emptied when any connection commits (data_version) or this one
+ * changes rows (total_changes); call inside the read transaction that uses it.
+ */
+function keptRead<T>(db: Database.Database, key: string, read: () => T, bytes: (value: T) => number): T {
+  const version = sql<[], { v: number; c: number }>(db, 'SELECT (SELECT data_version FROM pragma_data_version) AS v, total_changes() AS c').get()!;
+  const stamp = `${version.v}:${version.c}`;
+  let kept = keptLists.get(db);
+  if (kept?.version !== stamp) keptLists.set(db, (kept = { version: stamp, bytes: 0, entries: new Map() }));
+  const held = kept.entries.get(key);
+  if (held) {
+    // Most recently used last: the oldest go first.
+    kept.entries.delete(key);
+    kept.entries.set(key, held);
+    return held.value as T;
+  }
+  const value = read();
+  const size = bytes(value) + 64;
+  for (const [old, entry] of kept.entries) {
+    if (kept.bytes + size <= KEPT_BYTES) break;
+    kept.entries.delete(old);
+    kept.bytes -= entry.bytes;
+  }
+  if (size <= KEPT_BYTES) {
+    kept.entries.set(key, { value, bytes: size });
+    kept.bytes += size;
+  }
+  return value;
+}
+
 /** A phrase's list as stored, decoded; `terms` null where built without them. */
 export interface StoredList { rows: number; beyond: number; list: ImpactList; terms: Float64Array | null }
 
@@ -185,10 +227,12 @@ export interface StoredList { rows: number; beyond: number; list: ImpactList; te
 export function readList(db: Database.Database, phrase: string, terms: boolean, memo?: Map<string, StoredList | null>): StoredList | null {
   const kept = memo?.get(phrase);
   if (kept !== undefined) return kept;
-  const stored = sql<[string], { rows: number; beyond: number; listed: Buffer; terms: Buffer | null }>(db,
-    `SELECT rows, beyond, listed, ${terms ? 'terms' : 'NULL AS terms'} FROM search_impacts WHERE phrase = ?`).get(phrase);
-  const read = stored
-    ? { rows: stored.rows, beyond: stored.beyond, list: decodeList(stored.listed), terms: stored.terms && decodeTerms(stored.terms) } : null;
+  const read = keptRead(db, `list ${terms} ${phrase}`, () => {
+    const stored = sql<[string], { rows: number; beyond: number; listed: Buffer; terms: Buffer | null }>(db,
+      `SELECT rows, beyond, listed, ${terms ? 'terms' : 'NULL AS terms'} FROM search_impacts WHERE phrase = ?`).get(phrase);
+    return stored
+      ? { rows: stored.rows, beyond: stored.beyond, list: decodeList(stored.listed), terms: stored.terms && decodeTerms(stored.terms) } : null;
+  }, (list) => (list ? list.list.ids.byteLength * 2 + (list.terms?.byteLength ?? 0) : 0));
   memo?.set(phrase, read);
   return read;
 }
@@ -223,21 +267,25 @@ const rowSet = (matched: Buffer | null) => matched && new Uint8Array(matched.buf
  * `deeper`). Read apart from the list: most rankings are proven by the listed rows alone.
  */
 export function readDeeper(db: Database.Database, phrase: string): DeeperRows | null {
-  const stored = sql<[string], { deeper: Buffer | null; matched: Buffer | null }>(db,
-    'SELECT deeper, matched FROM search_impacts WHERE phrase = ?').get(phrase);
-  if (!stored?.deeper) return null;
-  const bytes = aligned(stored.deeper, 8);
-  const n = bytes.byteLength / 12;
-  return {
-    terms: new Float64Array(bytes.buffer, bytes.byteOffset, n),
-    ids: new Int32Array(bytes.buffer, bytes.byteOffset + 8 * n, n),
-    matched: rowSet(stored.matched),
-  };
+  return keptRead(db, `deeper ${phrase}`, () => {
+    const stored = sql<[string], { deeper: Buffer | null; matched: Buffer | null }>(db,
+      'SELECT deeper, matched FROM search_impacts WHERE phrase = ?').get(phrase);
+    if (!stored?.deeper) return null;
+    const bytes = aligned(stored.deeper, 8);
+    const n = bytes.byteLength / 12;
+    return {
+      terms: new Float64Array(bytes.buffer, bytes.byteOffset, n),
+      ids: new Int32Array(bytes.buffer, bytes.byteOffset + 8 * n, n),
+      matched: rowSet(stored.matched),
+    };
+  }, (deeper) => (deeper ? deeper.ids.byteLength * 3 + (deeper.matched?.byteLength ?? 0) : 0));
 }
 
 /** A phrase's row set where its list leaves rows out (null: none stored; call only where the state says `deeper`). */
 export function readRowSet(db: Database.Database, phrase: string): Uint8Array | null {
-  return rowSet(sql<[string], { matched: Buffer | null }>(db, 'SELECT matched FROM search_impacts WHERE phrase = ?').get(phrase)?.matched ?? null);
+  return keptRead(db, `set ${phrase}`,
+    () => rowSet(sql<[string], { matched: Buffer | null }>(db, 'SELECT matched FROM search_impacts WHERE phrase = ?').get(phrase)?.matched ?? null),
+    (set) => set?.byteLength ?? 0);
 }
 
 /** A float32 at or above `value` (float32 rounds to nearest: 2^-24 relative at most; this adds 1e-6). */

@@ -19,13 +19,16 @@ import { sql } from '../db/statements.ts';
 import { ftsTotals, impactListsHold, impactState, readDeeper, readList, readRowSet, type ImpactState, type StoredList } from './impact-lists.ts';
 import { ALL_ROWS, BM25, COUNT_CAP, matching, type DocFilter, type RangeRanking } from './rank-range.ts';
 
-/** Per connection (benchmarks, tests): rankings proven only once the deeper rows were read, counts taken from the row sets. */
-export interface ListsServed { deeper: number; countedFromSets: number }
+/**
+ * Per connection (benchmarks, tests): rankings proven only once the deeper rows were read, counts taken from the row
+ * sets, and list entries skipped as rows lacking a phrase every match holds (requiredRows).
+ */
+export interface ListsServed { deeper: number; countedFromSets: number; skipped: number }
 const served = new WeakMap<Database.Database, ListsServed>();
 
 export function listsServed(db: Database.Database): ListsServed {
   let counts = served.get(db);
-  if (!counts) served.set(db, (counts = { deeper: 0, countedFromSets: 0 }));
+  if (!counts) served.set(db, (counts = { deeper: 0, countedFromSets: 0, skipped: 0 }));
   return counts;
 }
 
@@ -382,6 +385,37 @@ function candidateArrays(capacity: number, words: number) {
   return arrays;
 }
 
+/** A bitmap reused from pass to pass for a required phrase whose list is complete (cleared before each use). */
+let requiredScratch = new Uint8Array(0);
+
+/**
+ * The rows of the rarest phrase of the tree's top AND (every match holds it) whose rows are known (its list complete,
+ * or its row set read), as a bitmap by row id (bit `id & 7` of byte `id >> 3`); null where none is known or the tree
+ * is no AND. A complete list's bitmap is the scratch, valid until the next call.
+ */
+function requiredRows(tree: MatchTree, lists: PhraseRows[], highest: number): { phrase: number; bits: Uint8Array } | null {
+  const candidates = 'all' in tree ? tree.all.flatMap((part) => ('phrase' in part ? [part.phrase] : [])) : [];
+  let phrase = -1;
+  for (const at of candidates) {
+    const list = lists[at];
+    if ((list.complete || list.matched !== null) && (phrase < 0 || list.rows < lists[phrase].rows)) phrase = at;
+  }
+  if (phrase < 0) return null;
+  const list = lists[phrase];
+  if (!list.complete) return { phrase, bits: list.matched! };
+  const size = (highest >> 3) + 1;
+  if (requiredScratch.length < size) requiredScratch = new Uint8Array(Math.max(size, 2 * requiredScratch.length));
+  else requiredScratch.fill(0, 0, size);
+  for (const { ids } of partsOf(list)) {
+    for (let i = 0; i < ids.length; i++) {
+      // A negative row id has no bit (a row set leaves such rows out too: lacks() below says so).
+      if (ids[i] < 0) return null;
+      requiredScratch[ids[i] >> 3] |= 1 << (ids[i] & 7);
+    }
+  }
+  return { phrase, bits: requiredScratch };
+}
+
 /** What one pass over the lists gave: the ranking (matches: `matched`, null where not known) or the rows known exactly. */
 type Ranked = { proven: true; ranking: RangeRanking; matched: number | null } | { proven: false; known: () => Map<number, number> };
 
@@ -403,6 +437,10 @@ function rankedFrom(db: Database.Database, tree: MatchTree, lists: PhraseRows[],
   for (const part of parts.flat()) for (let i = 0; i < part.ids.length; i++) if (part.ids[i] > highest) highest = part.ids[i];
   const slots = slotsOfRows(highest);
   const { stamps, table, mine } = slots.tables;
+  // Rows outside the set of a phrase every match holds cannot match: their entries in the other lists are skipped
+  // (at 500k decisions the lists' deeper rows held 100,000 entries, most of rows lacking the rarest required phrase).
+  const required = requiredRows(tree, lists, highest);
+  let skipped = 0;
   let count = 0;
   // The most a row not listed for a phrase of an incomplete list scores for it: the list's last term.
   let unlisted = 0;
@@ -419,6 +457,11 @@ function rankedFrom(db: Database.Database, tree: MatchTree, lists: PhraseRows[],
     for (const part of parts[phrase]) {
       for (let i = 0; i < part.ids.length; i++) {
         const id = part.ids[i];
+        if (required !== null && phrase !== required.phrase
+          && (id < 0 || (id >> 3) >= required.bits.length || (required.bits[id >> 3] & (1 << (id & 7))) === 0)) {
+          skipped++;
+          continue;
+        }
         let slot: number | undefined;
         // The tables hold every row id below their length (negative ids and ids past TABLE_ROWS: the map).
         if (id >= 0 && id < stamps.length) {
@@ -441,6 +484,7 @@ function rankedFrom(db: Database.Database, tree: MatchTree, lists: PhraseRows[],
       }
     }
   });
+  listsServed(db).skipped += skipped;
   // Any of the phrases (hybrid's arm): every candidate is listed for one, so it matches.
   const anyPhrase = 'phrase' in tree || ('any' in tree && tree.any.every((part) => 'phrase' in part));
   // The candidate the tree is tested for (one function each way, not a closure per candidate).
@@ -500,9 +544,11 @@ function rankedFrom(db: Database.Database, tree: MatchTree, lists: PhraseRows[],
     }
   }
   if (!everyMatch && (top.length < pool || !(score[top[pool - 1]] > others * (1 + MARGIN) + MARGIN))) {
-    // Built where asked for only (the last pass): 50,000 rows took some 16 ms at 500k.
-    const known = exact.map((slot) => [ids[slot], -score[slot]] as const);
-    return { proven: false, known: () => new Map(known) };
+    // The map built where asked for only (the last pass): 50,000 rows took some 16 ms at 500k. Its rows copied into
+    // two typed arrays (the candidate arrays are the next pass's), not into a pair per row: garbage in every pass.
+    const knownIds = Int32Array.from(exact, (slot) => ids[slot]);
+    const knownScores = Float64Array.from(exact, (slot) => -score[slot]);
+    return { proven: false, known: () => new Map(Array.from(knownIds, (id, at) => [id, knownScores[at]])) };
   }
   return { proven: true, ranking: { docIds: top.map((slot) => ids[slot]), scores: top.map((slot) => -score[slot]), matches: 0 }, matched };
 }

@@ -31,6 +31,12 @@ test('first start builds the demo corpus, creates a local token (0600) and serve
       assert.ok(output.includes(tokenFile), 'the token file is named');
       assert.equal(statSync(join(data, 'fresh')).mode & 0o777, 0o700, 'the data directory is 0700');
       assert.equal(statSync(join(data, 'fresh', 'state.db')).mode & 0o777, 0o600, 'state.db is 0600');
+      if (process.platform === 'linux' && process.env.GLIBC_TUNABLES === undefined) {
+        // The server runs with glibc's malloc tunables (bin/juralite): the same process, its environment says so (as
+        // glibc's loader leaves it: the separator may be rewritten).
+        const environment = readFileSync(`/proc/${child.pid}/environ`, 'utf8');
+        assert.match(environment, /GLIBC_TUNABLES=glibc\.malloc\.mmap_threshold=268435456.glibc\.malloc\.trim_threshold=1073741824/u);
+      }
       const reply = await fetch(`${url}/api/v1/corpus/coverage`, { headers: { authorization: `Bearer ${token}` } });
       assert.equal(reply.status, 200);
       const body = await reply.json() as { total_decisions: { value: number } };

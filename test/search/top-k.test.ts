@@ -13,7 +13,8 @@ import { generate } from '../../bench/generate.ts';
 import { openCorpus } from '../../src/corpus/open.ts';
 import { importPaths } from '../../src/ingest/import-paths.ts';
 import { filterSql, type DecisionFilters } from '../../src/search/filters.ts';
-import { buildImpactLists, completeImpactLists, ftsTotals, impactListsHold, impactState, sealImpactLists } from '../../src/search/impact-lists.ts';
+import { buildImpactLists, completeImpactLists, ftsTotals, impactListsHold, impactState, readDeeper, readList, readRowSet, sealImpactLists } from '../../src/search/impact-lists.ts';
+import { sql } from '../../src/db/statements.ts';
 import { planQuery } from '../../src/search/plan.ts';
 import { asTyped, matchExpression, phrasesOf } from '../../src/search/query.ts';
 import { rankDecisionRows } from '../../src/search/rank-helper.ts';
@@ -233,6 +234,36 @@ test('rankings proven once the lists\' deeper rows are read are the full ranking
   }), { numRuns: 200, seed: 20 });
   const deeper = listsServed(db).deeper - before.deeper;
   assert.ok(proven >= 60 && deeper >= 20, `proven ${proven}, after the deeper rows ${deeper}`);
+  // Entries of rows lacking a phrase every match holds were skipped in those answers (requiredRows).
+  assert.ok(listsServed(db).skipped > before.skipped, 'no list entry was skipped');
+});
+
+test('a list read once is kept by its connection, and read anew once any connection has written the file', async (t) => {
+  const { db, dir } = await corpus(t);
+  db.transaction(() => buildImpactLists(db, { length: 4, depth: 8, minRows: 6 }))();
+  sealImpactLists(db);
+  const [first, second] = sql<[], { phrase: string }>(db,
+    'SELECT phrase FROM search_impacts WHERE length(deeper) > 0 AND matched IS NOT NULL ORDER BY rows LIMIT 2').all().map((row) => row.phrase);
+  const read = () => db.transaction(() => ({ list: readList(db, first, true), deeper: readDeeper(db, first), set: readRowSet(db, first) }))();
+  const kept = read();
+  const again = read();
+  assert.ok(kept.list && kept.deeper && kept.set);
+  // The same objects: nothing read or copied again.
+  assert.equal(again.list, kept.list);
+  assert.equal(again.deeper, kept.deeper);
+  assert.equal(again.set, kept.set);
+  // Another connection gives the phrase the second phrase's rows: read anew, as stored now.
+  const other = openCorpus(join(dir, 'corpus.db'));
+  other.prepare(`UPDATE search_impacts SET (rows, beyond, listed, terms, deeper, matched) =
+    (SELECT rows, beyond, listed, terms, deeper, matched FROM search_impacts WHERE phrase = ?) WHERE phrase = ?`).run(second, first);
+  other.close();
+  const written = read();
+  const expected = db.transaction(() => ({ list: readList(db, second, true), deeper: readDeeper(db, second), set: readRowSet(db, second) }))();
+  assert.notDeepEqual(written.deeper!.ids, kept.deeper!.ids);
+  assert.deepEqual(written, expected);
+  // And where this connection writes.
+  db.prepare('UPDATE search_impacts SET deeper = NULL WHERE phrase = ?').run(first);
+  assert.equal(read().deeper, null);
 });
 
 test('counts from the lists\' row sets are FTS5\'s, up to any cap', async (t) => {
@@ -280,7 +311,8 @@ test('lists of session 19 (no deeper rows, no row sets) rank read-only as before
     }
   }
   assert.ok(proven > 0);
-  assert.deepEqual(listsServed(reader), before);
+  // Neither deeper rows nor row sets read (entries may be skipped: a complete list says which rows match).
+  assert.deepEqual({ ...listsServed(reader), skipped: 0 }, { ...before, skipped: 0 });
   completeImpactLists(db);
   assert.equal(impactState(db)!.deeper, true);
   assert.equal(db.prepare(`SELECT count(*) FROM pragma_table_info('search_impacts') WHERE name IN ('deeper', 'matched')`).pluck().get(), 2);
