@@ -6,9 +6,10 @@
  *   node bench/get-scale.ts --db .tmp/bench-100k-s4.db --db .tmp/scale-500000.db [--requests 1000] [--before DIR]
  *
  * In-process (this tree, one read-only connection per corpus, opened as `juralite serve` opens it): the operation's
- * normalize (the decision looked up by its name, the request made canonical), its handler (the decision read,
- * decompressed and cut), the text's decompression alone, the answer's JSON, and the metered call whole (execute():
- * token, rate limit, balance and cap reads, the charging transaction); ids in turn over the corpora.
+ * normalize (the decision looked up by its name, the request made canonical, and since Session 21 the answer read),
+ * its handler called alone (the decision read, decompressed and cut), the text's decompression alone, the answer's
+ * JSON, and the metered call whole (execute(): token, rate limit, balance and cap reads, the charging transaction),
+ * with --before that tree's metered call right after it; ids in turn over the corpora.
  *
  * Over HTTP: one server process per corpus and tree (this file with --serve ROOT: `juralite serve`'s services, its
  * JSON access log on /dev/null), one kept-alive connection each, requests alternating between them. Rows: a
@@ -86,12 +87,27 @@ async function measure(): Promise<void> {
     return () => `Bearer ${tokens[Math.floor(turn++ / 50) % tokens.length]}`;
   };
 
+  // --before: that tree's metered call in this process too, over the same corpora (a state of its own per corpus).
+  const beforeModules = values.before === undefined ? undefined : await Promise.all([
+    load(values.before, 'src/server.ts'), load(values.before, 'src/operations/index.ts'), load(values.before, 'src/operations/execute.ts'),
+  ]);
+  const unlimited = (services: { config: { plans: { enterprise: object } } }) => Object.assign(services.config.plans.enterprise, {
+    monthlyCredits: Number.MAX_SAFE_INTEGER, dailyRows: Number.MAX_SAFE_INTEGER, dailyDocuments: Number.MAX_SAFE_INTEGER,
+  });
+
   // Inputs per corpus: ids read twice (warm), ids read once (first read), and a sample for the compared variants.
   const sides = corpora.map((path, index) => {
     const services = openServices({ corpusPath: path, statePath: join(dir, `state-${index}.db`) });
-    Object.assign(services.config.plans.enterprise, {
-      monthlyCredits: Number.MAX_SAFE_INTEGER, dailyRows: Number.MAX_SAFE_INTEGER, dailyDocuments: Number.MAX_SAFE_INTEGER,
-    });
+    unlimited(services);
+    const before = beforeModules && (() => {
+      const [server, { OPERATIONS: operations }, { execute: run }] = beforeModules;
+      const beforeServices = server.openServices({ corpusPath: path, statePath: join(dir, `state-before-${index}.db`) });
+      unlimited(beforeServices);
+      const operation = operations.find((candidate: { name: string }) => candidate.name === 'get_decision');
+      const caller = callers(beforeServices.state, 4 * requests);
+      return { services: beforeServices, close: () => server.closeServices(beforeServices),
+        call: (id: string) => run(operation, { authorization: caller(), args: { id } }, beforeServices) };
+    })();
     const corpus = services.corpus!;
     const n = corpus.prepare('SELECT count(*) FROM decisions').pluck().get() as number;
     // Spread over the whole file (rowid order is import order): 2 x requests ids, the odd ones never warmed.
@@ -100,7 +116,7 @@ async function measure(): Promise<void> {
     const warm = all.filter((_, i) => i % 2 === 0);
     const first = all.filter((_, i) => i % 2 === 1);
     const stored = corpus.prepare('SELECT text_zstd FROM decisions WHERE id = ?').pluck();
-    return { path, name: `${basename(path)} (${n} decisions)`, services, corpus, stored, n, warm, first, caller: callers(services.state, 4 * requests) };
+    return { path, name: `${basename(path)} (${n} decisions)`, services, corpus, stored, n, warm, first, caller: callers(services.state, 4 * requests), before };
   });
 
   // 1. In-process steps, this tree, ids in turn over the corpora (one untimed pass first).
@@ -108,17 +124,23 @@ async function measure(): Promise<void> {
   const context = (side: typeof sides[number]) => ({ services: side.services, caller: undefined, now: new Date(),
     onCommit: () => undefined, afterCommit: () => undefined });
   const steps: Step[] = [
-    ['normalize: find by id, canonical request', (side, id) => getDecision.normalize({ id, max_chars: 40_000 }, context(side))],
-    ['handler: find, decompress, read the parts, cut', (side, id) => getDecision.handler({ id, max_chars: 40_000 }, context(side))],
+    // Since Session 21 normalize reads the answer too, and the handler serves it; called alone, the handler reads it.
+    ['normalize: find by id, canonical request, the answer read', (side, id) => getDecision.normalize({ id, max_chars: 40_000 }, context(side))],
+    ['handler alone: find, decompress, read the parts, cut', (side, id) => getDecision.handler({ id, max_chars: 40_000 }, context(side))],
     ['  the text\'s decompression alone', (side, id) => decompressText(side.stored.get(id))],
     ['  JSON of the answer', (side, id) => JSON.stringify(getDecision.handler({ id, max_chars: 40_000 }, context(side)))],
     ['execute() whole, charged, no HTTP', (side, id) => execute(getDecision, { authorization: side.caller(), args: { id } }, side.services)],
+    ...(beforeModules ? [['execute() whole, before (the same ids, in turn with the row above)', (side, id) => side.before!.call(id)] as Step] : []),
   ];
   const stepSamples = sides.map(() => steps.map((): number[] => []));
   for (let pass = 0; pass < 2; pass++) {
     for (let i = 0; i < requests; i++) {
       for (const [s, side] of sides.entries()) {
-        for (const [k, [, run]] of steps.entries()) {
+        // With --before, the two metered calls (the last two rows) take turns at going first.
+        const order = [...steps.keys()];
+        if (beforeModules && i % 2 === 1) order.push(...order.splice(-2).reverse());
+        for (const k of order) {
+          const [, run] = steps[k];
           const started = performance.now();
           await run(side, side.warm[i]);
           if (pass === 1) stepSamples[s][k].push(performance.now() - started);
@@ -137,7 +159,10 @@ async function measure(): Promise<void> {
     })]);
   }
   printTable(stepRows);
-  for (const side of sides) closeServices(side.services);
+  for (const side of sides) {
+    closeServices(side.services);
+    side.before?.close();
+  }
 
   // 2. Over HTTP: a server process per corpus and tree.
   const servers: { tree: string; side: number; url: string; child: ChildProcess; agent: Agent; warm: () => string; timed: () => string;

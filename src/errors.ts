@@ -88,8 +88,9 @@ export function unexpectedFailure(error: unknown): ApiError {
   if (typeof code === 'string' && TRANSIENT_CODES.test(code)) {
     return backendUnavailable('The backend could not complete the call; retry in a few seconds.');
   }
+  // "Nothing was charged." is added by the problem's body (problemBody, src/http/responses.ts), as for every 503.
   return backendUnavailable('The backend failed on this call with an internal error (logged); the same call will fail '
-    + 'again, so retrying it unchanged does not help. Nothing was charged.');
+    + 'again, so retrying it unchanged does not help.');
 }
 
 /** An operation whose capability this release does not have yet: 503, never a fake answer. */

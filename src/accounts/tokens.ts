@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { sql } from '../db/statements.ts';
 import { ApiError, unauthenticated } from '../errors.ts';
 import type { StateDb } from './state-db.ts';
@@ -25,7 +25,8 @@ export interface TokenRecord {
 
 export interface TokenRow extends Omit<TokenRecord, 'abilities'> { abilities: string; secret_sha256: Buffer }
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest();
+// One-shot (no Hash object per call): every metered call hashes its token's secret.
+const sha256 = (text: string) => hash('sha256', text, 'buffer');
 
 /** A stored token as its owner sees it: without the hash, its abilities a list. */
 export function toRecord({ secret_sha256: _hash, abilities, ...rest }: TokenRow): TokenRecord {
