@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { tokenize } from '../../src/search/analyze.ts';
-import { snippetOfMatches, SNIPPET_CHARS } from '../../src/search/snippets.ts';
+import { snippetAround, snippetOfMatches, SNIPPET_CHARS } from '../../src/search/snippets.ts';
 
 const PIECES = ['Kündigung', 'Miete', 'Mietverhältnis', 'wegen', 'Eigenbedarf', ' ', '  ', '\n', '\u00a0', '\t', '&', '<b>', '§ 573', 'Rn. 12', 'x'.repeat(300)];
 
@@ -27,4 +27,72 @@ test('snippets: the first window with the most matches, escaped, white space col
     const marked = [...snippet.text.matchAll(/<mark>([^<]*)<\/mark>/gu)].map((found) => found[1]);
     assert.ok(marked.length <= matches.length && (matches.length === 0) === (marked.length === 0), `${marked.length} marked`);
   }), { numRuns: 300 });
+});
+
+// Session 20's snippet text, transcribed: each piece escaped, the marks joined in, white-space runs collapsed by
+// /\s+/ over the whole and its ends trimmed. Session 21 collapses piece by piece; it must show the same string.
+const oldEscape = (text: string) => (/[&<>]/u.test(text) ? text.replace(/&/gu, '&amp;').replace(/</gu, '&lt;').replace(/>/gu, '&gt;') : text);
+const oldCollapse = (text: string) => (/[^\S ]| {2}/u.test(text) ? text.replace(/\s+/gu, ' ') : text).trim();
+function oldShown(text: string, start: number, end: number, marks: { start: number; end: number }[]): string {
+  let out = '';
+  let at = start;
+  for (const mark of marks) {
+    if (mark.start < start || mark.end > end) continue;
+    out += `${oldEscape(text.slice(at, mark.start))}<mark>${oldEscape(text.slice(mark.start, mark.end))}</mark>`;
+    at = mark.end;
+  }
+  return oldCollapse(out + oldEscape(text.slice(at, end)));
+}
+function oldSnippetOfMatches(text: string, matches: { start: number; end: number }[], chars = SNIPPET_CHARS): string {
+  let best = 0;
+  let bestCount = -1;
+  for (let i = 0, reach = 0; i < matches.length; i++) {
+    reach = Math.max(reach, i);
+    while (reach < matches.length && matches[reach].end - matches[i].start <= chars) reach++;
+    if (reach - i > bestCount) {
+      best = i;
+      bestCount = reach - i;
+    }
+  }
+  let start = matches.length > 0 ? Math.max(0, matches[best].start - 60) : 0;
+  if (start > 0) {
+    const space = text.lastIndexOf(' ', start);
+    start = space > start - 30 && space >= 0 ? space + 1 : start;
+  }
+  let end = Math.min(text.length, start + chars);
+  if (end < text.length) {
+    const space = text.indexOf(' ', end);
+    end = space >= 0 && space < end + 30 ? space : end;
+  }
+  return `${start > 0 ? '… ' : ''}${oldShown(text, start, end, matches)}${end < text.length ? ' …' : ''}`;
+}
+function oldSnippetAround(text: string, pattern: RegExp, chars = SNIPPET_CHARS): string {
+  const found = [...text.matchAll(pattern)];
+  if (found.length === 0) return oldSnippetOfMatches(text, [], chars);
+  let start = Math.max(0, found[0].index - 80);
+  if (start > 0) start = text.indexOf(' ', start) + 1 || start;
+  const end = Math.min(text.length, start + chars);
+  const marks = found.map((match) => ({ start: match.index, end: match.index + match[0].length }));
+  return `${start > 0 ? '… ' : ''}${oldShown(text, start, end, marks)}${end < text.length ? ' …' : ''}`;
+}
+
+// White space of every width and kind, runs of it, the three escaped characters, surrogates, words that match.
+const ODD_PIECES = [...PIECES, '\u2028', '\u3000', '\ufeff', '\u200a', '\u180e', '\u200b', '\v\f\r', '>', '&amp;', '𝔄𝔟', '\ud800', 'Miete&Kündigung', ' \u00a0 ', 'a'];
+
+test('snippets: pieces collapsed one by one show what collapsing the joined snippet showed (Session 20)', () => {
+  const cases = fc.record({
+    parts: fc.array(fc.constantFrom(...ODD_PIECES), { maxLength: 300 }),
+    separator: fc.constantFrom(' ', '', '\n', '\u00a0'),
+    stems: fc.subarray(['kundig', 'miet', 'mietverhaltnis', 'eigenbedarf', 'wegen', 'rn', 'a']),
+    chars: fc.constantFrom(SNIPPET_CHARS, 40, 5),
+  });
+  fc.assert(fc.property(cases, ({ parts, separator, stems, chars }) => {
+    const text = parts.join(separator);
+    const matches = tokenize(text).filter((token) => stems.includes(token.stem));
+    assert.equal(snippetOfMatches(text, matches, chars).text, oldSnippetOfMatches(text, matches, chars));
+    // Citation patterns mark spans holding white space, at the window's ends too, and empty spans.
+    for (const pattern of [/Rn\.\s+\d+/gu, /\s*Miete\s*/gu, /§\s573/gu, /(?:)/gu, /&|<b>/gu, /\s+/gu]) {
+      assert.equal(snippetAround(text, pattern, chars).text, oldSnippetAround(text, pattern, chars));
+    }
+  }), { numRuns: 400 });
 });
