@@ -20,12 +20,14 @@ const collapseSpaces = (text: string) => (/[^\S ]| {2}/u.test(text) ? text.repla
 
 /**
  * text[start, end) as a snippet shows it: escaped, <mark> around each of `marks` (spans in order; one not wholly in
- * the window left out), each run of white space one space, none at either end. Each piece between the marks is
- * escaped and collapsed on its own (a mark is never white space, so no run reaches across one), the first trimmed at
- * its start and the last at its end: the same string as collapsing and trimming the joined snippet, without copying
- * it twice more (Session 21).
+ * the window left out), each run of white space one space, none at either end. Each piece between the tags (and
+ * each marked span) is escaped and collapsed on its own, as no run of white space reaches across a tag, the first
+ * trimmed at its start and the last at its end: the same string as collapsing and trimming the joined snippet,
+ * without copying it twice more (Session 21).
+ *
+ * @example shownText(' Die  Kündigung ', 0, 16, [{ start: 6, end: 15 }]) // 'Die <mark>Kündigung</mark>'
  */
-function shown(text: string, start: number, end: number, marks: Iterable<{ start: number; end: number }>): string {
+export function shownText(text: string, start: number, end: number, marks: Iterable<{ start: number; end: number }>): string {
   let out = '';
   let at = start;
   for (const mark of marks) {
@@ -79,7 +81,7 @@ export function snippetOfMatches(text: string, matches: Token[], chars = SNIPPET
     end = space >= 0 && space < end + 30 ? space : end;
   }
   return {
-    text: `${start > 0 ? '… ' : ''}${shown(text, start, end, matches)}${end < text.length ? ' …' : ''}`,
+    text: `${start > 0 ? '… ' : ''}${shownText(text, start, end, matches)}${end < text.length ? ' …' : ''}`,
     firstMatch: matches.length > 0 ? matches[best].start : null,
     matchedStems,
   };
@@ -95,7 +97,7 @@ export function snippetAround(text: string, pattern: RegExp, chars = SNIPPET_CHA
   const end = Math.min(text.length, start + chars);
   const marks = found.map((match) => ({ start: match.index, end: match.index + match[0].length }));
   return {
-    text: `${start > 0 ? '… ' : ''}${shown(text, start, end, marks)}${end < text.length ? ' …' : ''}`,
+    text: `${start > 0 ? '… ' : ''}${shownText(text, start, end, marks)}${end < text.length ? ' …' : ''}`,
     firstMatch: first,
     matchedStems: new Set(),
   };

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { tokenize } from '../../src/search/analyze.ts';
-import { snippetAround, snippetOfMatches, SNIPPET_CHARS } from '../../src/search/snippets.ts';
+import { shownText, snippetOfMatches, SNIPPET_CHARS } from '../../src/search/snippets.ts';
 
 const PIECES = ['Kündigung', 'Miete', 'Mietverhältnis', 'wegen', 'Eigenbedarf', ' ', '  ', '\n', '\u00a0', '\t', '&', '<b>', '§ 573', 'Rn. 12', 'x'.repeat(300)];
 
@@ -43,39 +43,6 @@ function oldShown(text: string, start: number, end: number, marks: { start: numb
   }
   return oldCollapse(out + oldEscape(text.slice(at, end)));
 }
-function oldSnippetOfMatches(text: string, matches: { start: number; end: number }[], chars = SNIPPET_CHARS): string {
-  let best = 0;
-  let bestCount = -1;
-  for (let i = 0, reach = 0; i < matches.length; i++) {
-    reach = Math.max(reach, i);
-    while (reach < matches.length && matches[reach].end - matches[i].start <= chars) reach++;
-    if (reach - i > bestCount) {
-      best = i;
-      bestCount = reach - i;
-    }
-  }
-  let start = matches.length > 0 ? Math.max(0, matches[best].start - 60) : 0;
-  if (start > 0) {
-    const space = text.lastIndexOf(' ', start);
-    start = space > start - 30 && space >= 0 ? space + 1 : start;
-  }
-  let end = Math.min(text.length, start + chars);
-  if (end < text.length) {
-    const space = text.indexOf(' ', end);
-    end = space >= 0 && space < end + 30 ? space : end;
-  }
-  return `${start > 0 ? '… ' : ''}${oldShown(text, start, end, matches)}${end < text.length ? ' …' : ''}`;
-}
-function oldSnippetAround(text: string, pattern: RegExp, chars = SNIPPET_CHARS): string {
-  const found = [...text.matchAll(pattern)];
-  if (found.length === 0) return oldSnippetOfMatches(text, [], chars);
-  let start = Math.max(0, found[0].index - 80);
-  if (start > 0) start = text.indexOf(' ', start) + 1 || start;
-  const end = Math.min(text.length, start + chars);
-  const marks = found.map((match) => ({ start: match.index, end: match.index + match[0].length }));
-  return `${start > 0 ? '… ' : ''}${oldShown(text, start, end, marks)}${end < text.length ? ' …' : ''}`;
-}
-
 // White space of every width and kind, runs of it, the three escaped characters, surrogates, words that match.
 const ODD_PIECES = [...PIECES, '\u2028', '\u3000', '\ufeff', '\u200a', '\u180e', '\u200b', '\v\f\r', '>', '&amp;', '𝔄𝔟', '\ud800', 'Miete&Kündigung', ' \u00a0 ', 'a'];
 
@@ -84,15 +51,20 @@ test('snippets: pieces collapsed one by one show what collapsing the joined snip
     parts: fc.array(fc.constantFrom(...ODD_PIECES), { maxLength: 300 }),
     separator: fc.constantFrom(' ', '', '\n', '\u00a0'),
     stems: fc.subarray(['kundig', 'miet', 'mietverhaltnis', 'eigenbedarf', 'wegen', 'rn', 'a']),
-    chars: fc.constantFrom(SNIPPET_CHARS, 40, 5),
+    // A window anywhere (in white space, at a mark, empty), as shares of the text.
+    from: fc.double({ min: 0, max: 1, noNaN: true }),
+    width: fc.double({ min: 0, max: 1, noNaN: true }),
   });
-  fc.assert(fc.property(cases, ({ parts, separator, stems, chars }) => {
+  fc.assert(fc.property(cases, ({ parts, separator, stems, from, width }) => {
     const text = parts.join(separator);
-    const matches = tokenize(text).filter((token) => stems.includes(token.stem));
-    assert.equal(snippetOfMatches(text, matches, chars).text, oldSnippetOfMatches(text, matches, chars));
+    const start = Math.floor(from * text.length);
+    const end = start + Math.floor(width * (text.length - start));
+    const words = tokenize(text).filter((token) => stems.includes(token.stem));
+    assert.equal(shownText(text, start, end, words), oldShown(text, start, end, words));
     // Citation patterns mark spans holding white space, at the window's ends too, and empty spans.
     for (const pattern of [/Rn\.\s+\d+/gu, /\s*Miete\s*/gu, /§\s573/gu, /(?:)/gu, /&|<b>/gu, /\s+/gu]) {
-      assert.equal(snippetAround(text, pattern, chars).text, oldSnippetAround(text, pattern, chars));
+      const marks = [...text.matchAll(pattern)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
+      assert.equal(shownText(text, start, end, marks), oldShown(text, start, end, marks));
     }
   }), { numRuns: 400 });
 });
