@@ -66,8 +66,7 @@ export function encodePageParts(contentHash: string, parts: PageParts): Buffer {
  */
 export function decodePageParts(packed: Uint8Array | null, contentHash: string): PageParts | undefined {
   if (!packed || packed.length < 1 + FINGERPRINT_BYTES || packed[0] !== FORMAT) return undefined;
-  const expected = fingerprint(contentHash);
-  for (let i = 0; i < FINGERPRINT_BYTES; i++) if (packed[1 + i] !== expected[i]) return undefined;
+  for (let i = 0; i < FINGERPRINT_BYTES; i++) if (packed[1 + i] !== fingerprintByte(contentHash, i)) return undefined;
   try {
     return unpack(packed);
   } catch {
@@ -80,7 +79,7 @@ function unpack(packed: Uint8Array): PageParts {
   const sections: (string | null)[] = [null];
   for (let count = reader.unsigned(); count > 0; count--) {
     const length = reader.unsigned();
-    sections.push(Buffer.from(packed.buffer, packed.byteOffset + reader.at, length).toString('utf8'));
+    sections.push(utf8Text(packed, reader.at, reader.at + length));
     reader.at += length;
   }
   const chunks: PartChunk[] = [];
@@ -152,7 +151,17 @@ export function addPageParts(db: Database.Database): void {
 
 /** The first FINGERPRINT_BYTES bytes of a hex content hash (zeros where it is shorter or not hex). */
 function fingerprint(contentHash: string): number[] {
-  return Array.from({ length: FINGERPRINT_BYTES }, (_, i) => Number.parseInt(contentHash.slice(2 * i, 2 * i + 2), 16) || 0);
+  return Array.from({ length: FINGERPRINT_BYTES }, (_, i) => fingerprintByte(contentHash, i));
+}
+
+/** Byte `i` of the fingerprint (a page checks 20 decisions' hashes: no array made for each). */
+function fingerprintByte(contentHash: string, i: number): number {
+  return Number.parseInt(contentHash.slice(2 * i, 2 * i + 2), 16) || 0;
+}
+
+/** The UTF-8 text of bytes [start, end) (a Buffer, as SQLite's blobs come, decodes in place, without a view made). */
+function utf8Text(bytes: Uint8Array, start: number, end: number): string {
+  return Buffer.isBuffer(bytes) ? bytes.toString('utf8', start, end) : Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('utf8');
 }
 
 function unsigned(out: number[], value: number): void {

@@ -66,8 +66,17 @@ export interface ChunkSpan { start_offset: number; end_offset: number }
  * text without astral characters.
  */
 export function withTexts<T extends ChunkSpan>(text: string, spans: T[]): (T & { text: string })[] {
+  const cut = textCutter(text);
+  return spans.map((span) => ({ ...span, text: cut(span.start_offset, span.end_offset) }));
+}
+
+/**
+ * The text between two code point offsets of `text`, for many spans of one text (a result page's chunks, each made
+ * into its passage object at once: no intermediate object per chunk).
+ */
+export function textCutter(text: string): (start: number, end: number) => string {
   const toUtf16 = utf16Converter(text);
-  return spans.map((span) => ({ ...span, text: text.slice(toUtf16(span.start_offset), toUtf16(span.end_offset)) }));
+  return (start, end) => text.slice(toUtf16(start), toUtf16(end));
 }
 
 /** A converter from code point offsets to UTF-16 indexes of one string, for many lookups. */

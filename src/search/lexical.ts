@@ -56,7 +56,10 @@ export function lexicalPassages(page: PageChunks, decisionId: string, groups: Te
   const groupsOf = groupIndexer(groups);
   // The groups a chunk answers, counted without a set per chunk: a group counts once per chunk (its stamp).
   const answeredIn = new Int32Array(groups.length).fill(-1);
-  const scored = chunks.map((chunk, position) => {
+  // The best PASSAGES chunks so far, best first, kept as the chunks are read (no object or sort for the other ~10).
+  const best: { position: number; answered: number; density: number }[] = [];
+  let anyAnswered = false;
+  chunks.forEach((chunk, position) => {
     const matches = page.matches(chunk);
     let answered = 0;
     for (const { stem } of matches) {
@@ -66,13 +69,19 @@ export function lexicalPassages(page: PageChunks, decisionId: string, groups: Te
         answered++;
       }
     }
+    if (answered > 0) anyAnswered = true;
     const weight = fieldOf(chunk.section) === 'lead' ? CHUNK_WEIGHTS[1] : CHUNK_WEIGHTS[2];
-    return { id: chunk.id, answered, density: (weight * matches.length) / (chunk.text.length / 8 + 10), position };
+    const density = (weight * matches.length) / (chunk.text.length / 8 + 10);
+    // Before the first of the best that it beats (more groups, then denser; an equal one read earlier stays first).
+    let at = best.length;
+    while (at > 0 && (answered - best[at - 1].answered || density - best[at - 1].density) > 0) at--;
+    if (at < PASSAGES) {
+      best.splice(at, 0, { position, answered, density });
+      if (best.length > PASSAGES) best.pop();
+    }
   });
-  const matching = scored.filter((chunk) => chunk.answered > 0);
-  return (matching.length > 0 ? matching : scored)
-    .sort((a, b) => b.answered - a.answered || b.density - a.density || a.position - b.position)
-    .slice(0, PASSAGES).map((chunk) => chunk.id);
+  // Chunks without any match only when none has one (the decision matched by its title).
+  return best.filter((chunk) => !anyAnswered || chunk.answered > 0).map((chunk) => chunks[chunk.position].id);
 }
 
 /** The groups' indexes a stem answers, by the page's groups (one list for its 20 decisions: each stem tested once). */

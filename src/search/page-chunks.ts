@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { decodePageParts, hasPageParts, type PartRandnummer } from '../corpus/page-parts.ts';
-import { withTexts } from '../corpus/stored-text.ts';
+import { textCutter } from '../corpus/stored-text.ts';
 import { pageTexts } from './page-texts.ts';
 import type { Token } from './analyze.ts';
 import { termMatcher, type TermGroup, type TermMatcher } from './query.ts';
@@ -88,8 +88,10 @@ export class PageChunks {
     for (const [decisionId, list] of chunksOf) {
       if (list.length === 0) continue;
       // A chunk's text is cut from its decision's text (held once, compressed: src/corpus/stored-text.ts).
-      this.#byDecision.set(decisionId, withTexts(texts.get(decisionId) ?? '', list).map((row) => ({
-        id: row.id, section: row.section, rn_from: row.rn_from, rn_to: row.rn_to, start_offset: row.start_offset, text: row.text,
+      const cut = textCutter(texts.get(decisionId) ?? '');
+      this.#byDecision.set(decisionId, list.map((row) => ({
+        id: row.id, section: row.section, rn_from: row.rn_from, rn_to: row.rn_to, start_offset: row.start_offset,
+        text: cut(row.start_offset, row.end_offset),
       })));
     }
   }

@@ -15,8 +15,30 @@ export interface Snippet {
 
 // Tested first: most slices hold nothing to escape (or to collapse), and are then used as they are, not copied.
 const escapeHtml = (text: string) => (/[&<>]/u.test(text) ? text.replace(/&/gu, '&amp;').replace(/</gu, '&lt;').replace(/>/gu, '&gt;') : text);
-/** Runs of white space as one space, the ends trimmed. */
-const collapseSpaces = (text: string) => (/[^\S ]| {2}/u.test(text) ? text.replace(/\s+/gu, ' ') : text).trim();
+/** Runs of white space as one space. */
+const collapseSpaces = (text: string) => (/[^\S ]| {2}/u.test(text) ? text.replace(/\s+/gu, ' ') : text);
+
+/**
+ * text[start, end) as a snippet shows it: escaped, <mark> around each of `marks` (spans in order; one not wholly in
+ * the window left out), each run of white space one space, none at either end. Each piece between the tags (and
+ * each marked span) is escaped and collapsed on its own, as no run of white space reaches across a tag, the first
+ * trimmed at its start and the last at its end: the same string as collapsing and trimming the joined snippet,
+ * without copying it twice more (Session 21).
+ *
+ * @example shownText(' Die  Kündigung ', 0, 16, [{ start: 6, end: 15 }]) // 'Die <mark>Kündigung</mark>'
+ */
+export function shownText(text: string, start: number, end: number, marks: Iterable<{ start: number; end: number }>): string {
+  let out = '';
+  let at = start;
+  for (const mark of marks) {
+    if (mark.start < start || mark.end > end) continue;
+    const piece = collapseSpaces(escapeHtml(text.slice(at, mark.start)));
+    out += `${out === '' ? piece.trimStart() : piece}<mark>${collapseSpaces(escapeHtml(text.slice(mark.start, mark.end)))}</mark>`;
+    at = mark.end;
+  }
+  const last = collapseSpaces(escapeHtml(text.slice(at, end))).trimEnd();
+  return out === '' ? last.trimStart() : out + last;
+}
 
 type Matcher = ((stem: string) => boolean) & { starts?: readonly string[] };
 
@@ -58,17 +80,8 @@ export function snippetOfMatches(text: string, matches: Token[], chars = SNIPPET
     const space = text.indexOf(' ', end);
     end = space >= 0 && space < end + 30 ? space : end;
   }
-  let out = '';
-  let at = start;
-  for (const token of matches) {
-    if (token.start < start || token.end > end) continue;
-    out += `${escapeHtml(text.slice(at, token.start))}<mark>${escapeHtml(text.slice(token.start, token.end))}</mark>`;
-    at = token.end;
-  }
-  out += escapeHtml(text.slice(at, end));
-  out = collapseSpaces(out);
   return {
-    text: `${start > 0 ? '… ' : ''}${out}${end < text.length ? ' …' : ''}`,
+    text: `${start > 0 ? '… ' : ''}${shownText(text, start, end, matches)}${end < text.length ? ' …' : ''}`,
     firstMatch: matches.length > 0 ? matches[best].start : null,
     matchedStems,
   };
@@ -82,18 +95,9 @@ export function snippetAround(text: string, pattern: RegExp, chars = SNIPPET_CHA
   let start = Math.max(0, first - 80);
   if (start > 0) start = text.indexOf(' ', start) + 1 || start;
   const end = Math.min(text.length, start + chars);
-  let out = '';
-  let at = start;
-  for (const match of found) {
-    const from = match.index;
-    const to = from + match[0].length;
-    if (from < start || to > end) continue;
-    out += `${escapeHtml(text.slice(at, from))}<mark>${escapeHtml(text.slice(from, to))}</mark>`;
-    at = to;
-  }
-  out += escapeHtml(text.slice(at, end));
+  const marks = found.map((match) => ({ start: match.index, end: match.index + match[0].length }));
   return {
-    text: `${start > 0 ? '… ' : ''}${collapseSpaces(out)}${end < text.length ? ' …' : ''}`,
+    text: `${start > 0 ? '… ' : ''}${shownText(text, start, end, marks)}${end < text.length ? ' …' : ''}`,
     firstMatch: first,
     matchedStems: new Set(),
   };

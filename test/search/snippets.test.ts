@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { tokenize } from '../../src/search/analyze.ts';
-import { snippetOfMatches, SNIPPET_CHARS } from '../../src/search/snippets.ts';
+import { shownText, snippetOfMatches, SNIPPET_CHARS } from '../../src/search/snippets.ts';
 
 const PIECES = ['Kündigung', 'Miete', 'Mietverhältnis', 'wegen', 'Eigenbedarf', ' ', '  ', '\n', '\u00a0', '\t', '&', '<b>', '§ 573', 'Rn. 12', 'x'.repeat(300)];
 
@@ -27,4 +27,44 @@ test('snippets: the first window with the most matches, escaped, white space col
     const marked = [...snippet.text.matchAll(/<mark>([^<]*)<\/mark>/gu)].map((found) => found[1]);
     assert.ok(marked.length <= matches.length && (matches.length === 0) === (marked.length === 0), `${marked.length} marked`);
   }), { numRuns: 300 });
+});
+
+// Session 20's snippet text, transcribed: each piece escaped, the marks joined in, white-space runs collapsed by
+// /\s+/ over the whole and its ends trimmed. Session 21 collapses piece by piece; it must show the same string.
+const oldEscape = (text: string) => (/[&<>]/u.test(text) ? text.replace(/&/gu, '&amp;').replace(/</gu, '&lt;').replace(/>/gu, '&gt;') : text);
+const oldCollapse = (text: string) => (/[^\S ]| {2}/u.test(text) ? text.replace(/\s+/gu, ' ') : text).trim();
+function oldShown(text: string, start: number, end: number, marks: { start: number; end: number }[]): string {
+  let out = '';
+  let at = start;
+  for (const mark of marks) {
+    if (mark.start < start || mark.end > end) continue;
+    out += `${oldEscape(text.slice(at, mark.start))}<mark>${oldEscape(text.slice(mark.start, mark.end))}</mark>`;
+    at = mark.end;
+  }
+  return oldCollapse(out + oldEscape(text.slice(at, end)));
+}
+// White space of every width and kind, runs of it, the three escaped characters, surrogates, words that match.
+const ODD_PIECES = [...PIECES, '\u2028', '\u3000', '\ufeff', '\u200a', '\u180e', '\u200b', '\v\f\r', '>', '&amp;', '𝔄𝔟', '\ud800', 'Miete&Kündigung', ' \u00a0 ', 'a'];
+
+test('snippets: pieces collapsed one by one show what collapsing the joined snippet showed (Session 20)', () => {
+  const cases = fc.record({
+    parts: fc.array(fc.constantFrom(...ODD_PIECES), { maxLength: 300 }),
+    separator: fc.constantFrom(' ', '', '\n', '\u00a0'),
+    stems: fc.subarray(['kundig', 'miet', 'mietverhaltnis', 'eigenbedarf', 'wegen', 'rn', 'a']),
+    // A window anywhere (in white space, at a mark, empty), as shares of the text.
+    from: fc.double({ min: 0, max: 1, noNaN: true }),
+    width: fc.double({ min: 0, max: 1, noNaN: true }),
+  });
+  fc.assert(fc.property(cases, ({ parts, separator, stems, from, width }) => {
+    const text = parts.join(separator);
+    const start = Math.floor(from * text.length);
+    const end = start + Math.floor(width * (text.length - start));
+    const words = tokenize(text).filter((token) => stems.includes(token.stem));
+    assert.equal(shownText(text, start, end, words), oldShown(text, start, end, words));
+    // Citation patterns mark spans holding white space, at the window's ends too, and empty spans.
+    for (const pattern of [/Rn\.\s+\d+/gu, /\s*Miete\s*/gu, /§\s573/gu, /(?:)/gu, /&|<b>/gu, /\s+/gu]) {
+      const marks = [...text.matchAll(pattern)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
+      assert.equal(shownText(text, start, end, marks), oldShown(text, start, end, marks));
+    }
+  }), { numRuns: 400 });
 });
