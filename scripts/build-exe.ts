@@ -65,8 +65,10 @@ step(`assets inside: ${Object.keys(assets).join(', ')}; native files ${(native.b
 const node = hostNode(root, host);
 const blob = join(run, 'sea-prep.blob');
 const seaConfig = join(run, 'sea-config.json');
+// execArgv: V8's young generation fixed at 16 MB, as bin/juralite runs a server (its comment says why).
 writeFileSync(seaConfig, JSON.stringify({
   main: seaMain, output: blob, disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: false, assets,
+  execArgv: ['--min-semi-space-size=16', '--max-semi-space-size=16'],
 }));
 execFileSync(node.binary, ['--experimental-sea-config', seaConfig], { cwd: run, stdio: 'pipe' }); // its output is in the error if it fails
 const built = join(run, executableName(target));

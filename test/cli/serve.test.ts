@@ -36,6 +36,9 @@ test('first start builds the demo corpus, creates a local token (0600) and serve
         // glibc's loader leaves it: the separator may be rewritten).
         const environment = readFileSync(`/proc/${child.pid}/environ`, 'utf8');
         assert.match(environment, /GLIBC_TUNABLES=glibc\.malloc\.mmap_threshold=268435456.glibc\.malloc\.trim_threshold=1073741824/u);
+        // ... and V8's young generation fixed (the flags on its command line).
+        const commandLine = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
+        assert.ok(commandLine.includes('--min-semi-space-size=16') && commandLine.includes('--max-semi-space-size=16'), commandLine.join(' '));
       }
       const reply = await fetch(`${url}/api/v1/corpus/coverage`, { headers: { authorization: `Bearer ${token}` } });
       assert.equal(reply.status, 200);
