@@ -135,8 +135,10 @@ async function serveAndMeasure(): Promise<ServeFigures> {
     createToken(state, { organizationId: organization.id, abilities: [...ABILITIES] }, new Date()).token))();
   state.close();
   const inputs = inputsOf(corpusPath);
-  const server = spawn(process.execPath, [new URL('./load.ts', import.meta.url).pathname, '--serve', '--db', corpusPath, '--state', statePath],
-    { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, JURALITE_EXTRACTION_WORKERS: '1' } });
+  // The server's memory settings as bin/juralite gives `juralite serve` (its comment says why).
+  const server = spawn(process.execPath, ['--min-semi-space-size=16', '--max-semi-space-size=16',
+    new URL('./load.ts', import.meta.url).pathname, '--serve', '--db', corpusPath, '--state', statePath], { stdio: ['pipe', 'pipe', 'inherit'],
+    env: { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=268435456:glibc.malloc.trim_threshold=1073741824', ...process.env, JURALITE_EXTRACTION_WORKERS: '1' } });
   try {
     const { url, pid } = JSON.parse(await new Promise<string>((resolve) => createInterface({ input: server.stdout! }).once('line', resolve)));
     const startRssMb = rssMb(pid);

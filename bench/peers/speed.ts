@@ -4,7 +4,10 @@
  * (its in-process time, bench/peers/xapian-peer.py) and to GET /decisions/search, interleaved query by query, so the
  * ratios hold however this machine's speed drifts. Never part of `npm test`.
  *
- *   node bench/peers/speed.ts --db .tmp/bench-100k.db [--requests 200] [--xapian .tmp/xapian-100k] [--before DIR [--before-db FILE]]
+ *   node --min-semi-space-size=16 --max-semi-space-size=16 bench/peers/speed.ts --db .tmp/bench-100k.db [--requests 200] [--xapian .tmp/xapian-100k] [--before DIR [--before-db FILE]]
+ *
+ * The servers run in this process: the two flags give them V8's young generation as bin/juralite gives `juralite
+ * serve` (without them keyword's p95 is some 25% higher; bench/README "Session 21").
  *
  * The Xapian index is built once from the corpus (each decision's Aktenzeichen, ECLI, title, Leitsatz/Tenor and the
  * rest, as bench/peers/run.ts exports them) and kept at --xapian. Rows per mode: a new query (the answer cache
