@@ -128,42 +128,55 @@ export function orderFromLists(db: Database.Database, expression: string, pool: 
   }
   const { ids, score, held, inexact } = candidateArrays(capacity, words);
   const slots = slotsOfRows(highest);
+  // Row ids up to `highest` have their slots in the tables (the map only past TABLE_ROWS): read there in the loops.
+  const { stamps, table, mine } = slots.tables;
   let count = 0;
+  const slotOf = (id: number): number => {
+    if (id >= 0 && id < stamps.length) {
+      if (stamps[id] !== mine) {
+        stamps[id] = mine;
+        table[id] = count;
+        ids[count] = id;
+        return count++;
+      }
+      return table[id]!;
+    }
+    let slot = slots.get(id);
+    if (slot === undefined) {
+      slots.set(id, (slot = count++));
+      ids[slot] = id;
+    }
+    return slot;
+  };
   // First which units every row holds (all of them known), then the parts of its score in the expression's order.
   units.forEach((unit, at) => {
     const word = at >>> 5;
     const bit = 1 << (at & 31);
     for (const part of unit.parts) {
-      for (let i = 0; i < part.ids.length; i++) {
-        const id = part.ids[i]!;
-        let slot = slots.get(id);
-        if (slot === undefined) {
-          slots.set(id, (slot = count++));
-          ids[slot] = id;
-        }
-        held[slot * words + word]! |= bit;
-      }
+      for (let i = 0; i < part.ids.length; i++) held[slotOf(part.ids[i]!) * words + word]! |= bit;
     }
   });
   let at = 0;
   const has = (unit: number) => (held[at * words + (unit >>> 5)]! & (1 << (unit & 31))) !== 0;
-  const matches = compiled(parsed.tree);
   const ands = andsAbove(parsed.tree);
-  const everyLeafAdds = ands.every((above) => above.length === 0);
   units.forEach((unit, leaf) => {
     const above = ands[leaf]!;
     for (const part of unit.parts) {
       for (let i = 0; i < part.ids.length; i++) {
-        at = slots.get(part.ids[i]!)!;
+        at = slotOf(part.ids[i]!);
         // FTS5 adds nothing for a phrase inside an AND that does not match the row (top-k-lists.ts everyTermAdds).
-        if (!everyLeafAdds && !above.every((and) => and(has) === true)) continue;
+        if (above.length > 0 && !above.every((and) => and(has) === true)) continue;
         score[at] += part.values[i]!;
         if (unit.group) inexact[at] = 1;
       }
     }
   });
+  // Any of the units (hybrid's arm without a lay term's ANDs): every row held matches.
+  const tree = parsed.tree;
+  const anyUnit = 'phrase' in tree || ('any' in tree && tree.any.every((part) => 'phrase' in part));
+  const matches = compiled(tree);
   const matching: number[] = [];
-  for (at = 0; at < count; at++) if (matches(has) === true) matching.push(at);
+  for (at = 0; at < count; at++) if (anyUnit || matches(has) === true) matching.push(at);
   // Best first as FTS5 orders them: score, then row id; the pool and the row after it.
   const order = (a: number, b: number) => score[b]! - score[a]! || ids[a]! - ids[b]!;
   const top = best(matching, pool + 1, order);
