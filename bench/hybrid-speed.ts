@@ -76,7 +76,7 @@ for (const [mode, queries] of ([['keyword', legal], ['hybrid', mixed]] as const)
     const served = trees[at].topKServed(services[at].corpus);
     table.push([`${mode}: ${at === 0 ? 'a' : 'b'}`, s.p50, s.p95, s.mean, (s.p50 / base).toFixed(2),
       `${served.proven - before[at].proven} / ${served.declined - before[at].declined}`,
-      trees[at].armsOrdered ? trees[at].armsOrdered!(services[at].corpus).ordered - orderedBefore[at] : '-', `${same}/${samples[at].length}`]);
+      trees[at].armsOrdered ? String(trees[at].armsOrdered!(services[at].corpus).ordered - orderedBefore[at]) : '-', `${same}/${samples[at].length}`]);
   }
   if (mode === 'hybrid') {
     for (const at of [0, 1]) {
