@@ -148,29 +148,40 @@ export function orderFromLists(db: Database.Database, expression: string, pool: 
     }
     return slot;
   };
-  // First which units every row holds (all of them known), then the parts of its score in the expression's order.
-  units.forEach((unit, at) => {
-    const word = at >>> 5;
-    const bit = 1 << (at & 31);
-    for (const part of unit.parts) {
-      for (let i = 0; i < part.ids.length; i++) held[slotOf(part.ids[i]!) * words + word]! |= bit;
-    }
-  });
+  // Which units every row holds (all of them known), and the parts of its score in the expression's order: in one
+  // pass where every unit adds to the rows holding it; where a unit sits inside an AND (a lay term's words), its part
+  // only where the AND matches the row, so in a second pass once every row's units are known.
   let at = 0;
   const has = (unit: number) => (held[at * words + (unit >>> 5)]! & (1 << (unit & 31))) !== 0;
   const ands = andsAbove(parsed.tree);
+  const everyUnitAdds = ands.every((above) => above.length === 0);
   units.forEach((unit, leaf) => {
-    const above = ands[leaf]!;
+    const word = leaf >>> 5;
+    const bit = 1 << (leaf & 31);
     for (const part of unit.parts) {
       for (let i = 0; i < part.ids.length; i++) {
         at = slotOf(part.ids[i]!);
-        // FTS5 adds nothing for a phrase inside an AND that does not match the row (top-k-lists.ts everyTermAdds).
-        if (above.length > 0 && !above.every((and) => and(has) === true)) continue;
+        held[at * words + word]! |= bit;
+        if (!everyUnitAdds) continue;
         score[at] += part.values[i]!;
         if (unit.group) inexact[at] = 1;
       }
     }
   });
+  if (!everyUnitAdds) {
+    units.forEach((unit, leaf) => {
+      const above = ands[leaf]!;
+      for (const part of unit.parts) {
+        for (let i = 0; i < part.ids.length; i++) {
+          at = slotOf(part.ids[i]!);
+          // FTS5 adds nothing for a phrase inside an AND that does not match the row (top-k-lists.ts everyTermAdds).
+          if (above.length > 0 && !above.every((and) => and(has) === true)) continue;
+          score[at] += part.values[i]!;
+          if (unit.group) inexact[at] = 1;
+        }
+      }
+    });
+  }
   // Any of the units (hybrid's arm without a lay term's ANDs): every row held matches.
   const tree = parsed.tree;
   const anyUnit = 'phrase' in tree || ('any' in tree && tree.any.every((part) => 'phrase' in part));
