@@ -356,8 +356,9 @@ export function impactListsHold(db: Database.Database, state: ImpactState | null
 
 /**
  * On a writable open of a file whose lists do not hold (none yet, or written since by something that does not keep
- * them) or were built before session 19 (no terms; shorter than listLength asks for) or 20 (no deeper rows, no lists
- * of the bridge's phrases and norm groups): builds them, in a transaction of its own, and seals them.
+ * them) or were built before session 19 (no terms; shorter than listLength asks for), 20 (no deeper rows, no lists
+ * of the bridge's phrases and norm groups) or 21 (no deeper rows and row sets of the groups, no lists of groups under
+ * 300 rows): builds them, in a transaction of its own, and seals them.
  */
 export function completeImpactLists(db: Database.Database): void {
   const state = impactState(db);
