@@ -20,8 +20,9 @@ import { BM25, COUNT_CAP } from './rank-range.ts';
 import { best, compiled, FETCH_MAX, parseExpression, slotsOfRows, termsHold, type MatchTree, type TreeTest } from './top-k-lists.ts';
 
 /**
- * A row's score here against FTS5's, relative: both sum at most some 64 terms below 50 in double (an error below 1e-13
- * of the score); two rows holding a NEAR group are put in order only where their scores differ by more.
+ * A row's score here against FTS5's, relative: both add the same n terms (none negative) in double, each addition
+ * rounding by at most 2^-53 of the running sum, never more than the score: they differ by less than 2n x 2^-53 of the
+ * score (1e-13 for 500 terms). Two rows holding a NEAR group are put in order only where their scores differ by more.
  */
 const TOLERANCE = 1e-9;
 
