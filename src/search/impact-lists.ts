@@ -88,7 +88,10 @@ export interface ImpactState {
   deeper?: boolean;
   /** The bridge's multi-word phrases and norms' NEAR groups have lists too (absent: built before session 20). */
   groups?: boolean;
-  /** The NEAR groups' lists hold their deeper rows and row sets too (absent: built before session 21). */
+  /**
+   * The NEAR groups' lists hold their deeper rows too, and groups of any number of rows are listed (absent: built
+   * before session 21).
+   */
   groupRows?: boolean;
 }
 
@@ -303,8 +306,8 @@ export function buildImpactLists(db: Database.Database, options: BuildOptions = 
   }
   // The bridge's phrases are phrases like any other; a norm's NEAR group is listed by its rows' bm25() of the group
   // alone, the sum of its words' terms (top-k-bounded.ts bounds with it and lets FTS5 score the rows it needs), and
-  // since session 21 with its deeper rows (sums too) and its row set, as a word's: hybrid-arm.ts orders an arm whose
-  // lists hold every row of every unit without FTS5. The keyword ranking never reads a NEAR group's list. A group is
+  // since session 21 with its deeper rows (sums too): hybrid-arm.ts orders an arm whose lists hold every row of every
+  // unit without FTS5 (no row set: nothing counts a group from one, and building it walked the group once more). The keyword ranking never reads a NEAR group's list. A group is
   // listed however few rows it matches: read whole, its bm25() has FTS5 count every row of its words for their IDFs
   // (`NEAR("546" "bgb", 6)`, 8 rows: 1.6 ms at 100k, 'bgb' being in 45,000).
   const recorded = sql<[string], { rows: number }>(db, 'SELECT rows FROM search_impacts WHERE phrase = ?');
@@ -318,8 +321,7 @@ export function buildImpactLists(db: Database.Database, options: BuildOptions = 
     const deeper = sums.slice(length, deep);
     insert.run(group, rows, sums.length > length ? roundedUp(sums[length].sum) : 0,
       encodeList(listed.map((row) => row.doc_id), listed.map((row) => row.sum)), encodeTerms(listed.map((row) => row.sum)),
-      encodeDeeper(deeper.map((row) => row.doc_id), deeper.map((row) => row.sum)),
-      rows > length ? encodeRowSet(matching.all(group).map((row) => row.doc_id)) : null);
+      encodeDeeper(deeper.map((row) => row.doc_id), deeper.map((row) => row.sum)), null);
   }
   setState(db, { rows: totals.rows, avgdl: totals.avgdl, fingerprint: null, length, terms: true, deeper: true, groups: true, groupRows: true });
 }
@@ -357,8 +359,8 @@ export function impactListsHold(db: Database.Database, state: ImpactState | null
 /**
  * On a writable open of a file whose lists do not hold (none yet, or written since by something that does not keep
  * them) or were built before session 19 (no terms; shorter than listLength asks for), 20 (no deeper rows, no lists
- * of the bridge's phrases and norm groups) or 21 (no deeper rows and row sets of the groups, no lists of groups under
- * 300 rows): builds them, in a transaction of its own, and seals them.
+ * of the bridge's phrases and norm groups) or 21 (no deeper rows of the groups, no lists of groups under 300 rows):
+ * builds them, in a transaction of its own, and seals them.
  */
 export function completeImpactLists(db: Database.Database): void {
   const state = impactState(db);
