@@ -2,7 +2,8 @@
  * Keyword and hybrid over HTTP, two services side by side in one process, interleaved query by query in alternating
  * order (new queries: answer cache and kept page texts emptied before each), answers compared (page 1's ids and the
  * count): a = corpus --a served by an older checkout (--before DIR, `git archive REV | tar -x -C DIR`; else this
- * tree), b = corpus --b (else --a) served by this tree. Session 18: the fresh import's empty top-k lists against a copy
+ * tree), b = corpus --b (else --a) served by this tree; hybrid's arms ordered from complete lists (hybrid-arm.ts)
+ * counted per tree. Session 18: the fresh import's empty top-k lists against a copy
  * whose lists were built anew (--a FRESH --b COPY), and hybrid's first page before and after (--before). Never part of
  * `npm test`.
  *
@@ -17,6 +18,7 @@ import { benchQueries } from './search-queries.ts';
 import { clearAnswers } from '../src/search/answer-cache.ts';
 import { dropPageTexts } from '../src/search/page-texts.ts';
 import { topKServed } from '../src/search/top-k.ts';
+import { armsOrdered } from '../src/search/hybrid-arm.ts';
 
 const { values } = parseArgs({ options: {
   a: { type: 'string' }, b: { type: 'string' }, before: { type: 'string' }, queries: { type: 'string', default: '120' },
@@ -28,23 +30,27 @@ if (!values.a) {
 }
 /** A tree's modules the bench uses (each tree keeps its answer cache and page texts in its own modules). */
 const treeOf = async (dir: string) => ({
+  // Hybrid's arms ordered from complete lists (session 21; an older tree has none).
+  armsOrdered: await import(pathToFileURL(resolve(dir, 'src/search/hybrid-arm.ts')).href)
+    .then((module: { armsOrdered: typeof armsOrdered }) => module.armsOrdered, () => null),
   ...await import(pathToFileURL(resolve(dir, 'bench/lib.ts')).href) as { searchService: typeof searchService },
   ...await import(pathToFileURL(resolve(dir, 'src/search/answer-cache.ts')).href) as { clearAnswers: typeof clearAnswers },
   ...await import(pathToFileURL(resolve(dir, 'src/search/page-texts.ts')).href) as { dropPageTexts: typeof dropPageTexts },
   ...await import(pathToFileURL(resolve(dir, 'src/search/top-k.ts')).href) as { topKServed: typeof topKServed },
 });
-const trees = [values.before ? await treeOf(values.before) : { searchService, clearAnswers, dropPageTexts, topKServed },
-  { searchService, clearAnswers, dropPageTexts, topKServed }];
+const trees = [values.before ? await treeOf(values.before) : { armsOrdered, searchService, clearAnswers, dropPageTexts, topKServed },
+  { armsOrdered, searchService, clearAnswers, dropPageTexts, topKServed }];
 const services = [await trees[0].searchService(values.a), await trees[1].searchService(values.b ?? values.a)];
 const { legal, mixed } = benchQueries(Number(values.queries));
 console.log(`load ${loadavg().map((l) => l.toFixed(2)).join(' ')}; a = ${values.a} (${values.before ?? 'this tree'}), b = ${values.b ?? values.a} (this tree)`);
-const table: (string | number)[][] = [['measure', 'p50 ms', 'p95 ms', 'mean ms', 'x a p50', 'top-k proven / declined', 'same answers']];
+const table: (string | number)[][] = [['measure', 'p50 ms', 'p95 ms', 'mean ms', 'x a p50', 'top-k proven / declined', 'arms from lists', 'same answers']];
 const modes = values.modes.split(',');
 for (const [mode, queries] of ([['keyword', legal], ['hybrid', mixed]] as const).filter(([mode]) => modes.includes(mode))) {
   const samples: [number[], number[]] = [[], []];
   const lay: [number[], number[]] = [[], []];
   let same = 0;
   const before = services.map((service, at) => ({ ...trees[at].topKServed(service.corpus) }));
+  const orderedBefore = services.map((service, at) => trees[at].armsOrdered?.(service.corpus).ordered ?? 0);
   for (const [index, query] of queries.entries()) {
     const answers: string[] = [];
     // The order alternates every two queries (the mixed list alternates legal and lay).
@@ -69,12 +75,13 @@ for (const [mode, queries] of ([['keyword', legal], ['hybrid', mixed]] as const)
     const s = stats(samples[at]);
     const served = trees[at].topKServed(services[at].corpus);
     table.push([`${mode}: ${at === 0 ? 'a' : 'b'}`, s.p50, s.p95, s.mean, (s.p50 / base).toFixed(2),
-      `${served.proven - before[at].proven} / ${served.declined - before[at].declined}`, `${same}/${samples[at].length}`]);
+      `${served.proven - before[at].proven} / ${served.declined - before[at].declined}`,
+      trees[at].armsOrdered ? String(trees[at].armsOrdered!(services[at].corpus).ordered - orderedBefore[at]) : '-', `${same}/${samples[at].length}`]);
   }
   if (mode === 'hybrid') {
     for (const at of [0, 1]) {
       const s = stats(lay[at]);
-      table.push([`hybrid, lay queries: ${at === 0 ? 'a' : 'b'}`, s.p50, s.p95, s.mean, (s.p50 / stats(lay[0]).p50).toFixed(2), '', '']);
+      table.push([`hybrid, lay queries: ${at === 0 ? 'a' : 'b'}`, s.p50, s.p95, s.mean, (s.p50 / stats(lay[0]).p50).toFixed(2), '', '', '']);
     }
   }
 }

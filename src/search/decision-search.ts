@@ -11,6 +11,7 @@ import { filterSql, type DecisionFilters, type FilterSql } from './filters.ts';
 import { hasSearchIndex } from './index-sync.ts';
 import { entriesOf, lexicalLed, reciprocalRankFusion, type ArmEntry } from './fusion.ts';
 import { bestAlternativeOrder } from './group-scores.ts';
+import { hybridArm } from './hybrid-arm.ts';
 import { distinctAlternatives, hybridLexicalGroups, withoutUnmatchable } from './hybrid-groups.ts';
 import { DECISION_POOL, lexicalArm, lexicalPassages, type LexicalResult } from './lexical.ts';
 import { normArm } from './norm-arm.ts';
@@ -122,7 +123,8 @@ function atLeastRanked(total: { value: number; is_floor: boolean }, ranked: numb
  * decision full of compounds ('Parkhaus', 'Einfamilienhaus' for 'Haus') outranked one with the word itself; measured
  * on the judged set, lay MRR 0.890 -> 0.896, R@10 0.960 -> 0.984, legal unchanged (bench/README). When the typed
  * words alone fill the pool, the widened forms are not ranked at all, and the count is the typed words' matches, a
- * floor of the widened ones. A shallower pool is the first part of a deeper one. `typedGroups`: the groups as typed
+ * floor of the widened ones. A shallower pool is the first part of a deeper one. Each arm is ordered from the impact
+ * lists where they hold every row of its units (hybrid-arm.ts: the same answer without FTS5). `typedGroups`: the groups as typed
  * (endpoint 10's hybrid: each alternative once, none that no decision can match; hybrid-groups.ts); `widens`: the
  * groups as typed are written otherwise than widened (so they were before the alternatives matching nothing went).
  */
@@ -132,10 +134,10 @@ function typedWordsFirst(
 ): LexicalResult {
   const widenedExpression = matchExpression(groups, false);
   const typedExpression = matchExpression(typedGroups, false);
-  const typed = lexicalArm(db, typedExpression, filters, pool, phrasesOf(typedGroups));
+  const typed = hybridArm(db, typedExpression, filters, pool, phrasesOf(typedGroups));
   if (!widens) return typed;
   if (!typed.exhaustive) return { ...typed, total: { value: typed.total.value, is_floor: true } };
-  const widened = lexicalArm(db, widenedExpression, filters, pool, phrasesOf(groups));
+  const widened = hybridArm(db, widenedExpression, filters, pool, phrasesOf(groups));
   const held = new Set(typed.entries.map((entry) => entry.decision_id));
   const entries = [...typed.entries, ...widened.entries.filter((entry) => !held.has(entry.decision_id))].slice(0, pool);
   return { entries, total: widened.total, exhaustive: widened.exhaustive };

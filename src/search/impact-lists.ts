@@ -69,7 +69,7 @@ const TABLES = `
     listed  BLOB NOT NULL,        -- int32 row ids, best first, then their saturations as float32 (rounded up; NEAR: sums)
     terms   BLOB,                 -- the listed rows' BM25 terms as float64, as FTS5 computed them (null: built before session 19)
     matched BLOB,                 -- every row matching the phrase, a bitmap by row id, where the listed rows leave some out
-    deeper  BLOB                  -- the rows after the listed ones: float64 terms, then int32 ids (null: built before session 20; a NEAR group: none)
+    deeper  BLOB                  -- the rows after the listed ones: float64 terms, then int32 ids (null: built before session 20; a NEAR group: its sums, since session 21)
   );
   CREATE TABLE IF NOT EXISTS search_impacts_changed (doc_id INTEGER PRIMARY KEY);
   CREATE TRIGGER IF NOT EXISTS search_impacts_removed AFTER DELETE ON search_docs
@@ -88,6 +88,11 @@ export interface ImpactState {
   deeper?: boolean;
   /** The bridge's multi-word phrases and norms' NEAR groups have lists too (absent: built before session 20). */
   groups?: boolean;
+  /**
+   * The NEAR groups' lists hold their deeper rows too, and groups of any number of rows are listed (absent: built
+   * before session 21).
+   */
+  groupRows?: boolean;
 }
 
 /** Creates the lists' tables and trigger where missing (a writable connection, before the drain writes rows). */
@@ -348,20 +353,25 @@ export function buildImpactLists(db: Database.Database, options: BuildOptions = 
     if (term.length >= PREFIX_MIN && !/\d/u.test(term)) list(`"${term}"*`);
   }
   // The bridge's phrases are phrases like any other; a norm's NEAR group is listed by its rows' bm25() of the group
-  // alone, the sum of its words' terms (top-k-bounded.ts bounds with it and lets FTS5 score the rows it needs; no
-  // deeper rows or row set: the keyword ranking never reads a NEAR group's list).
+  // alone, the sum of its words' terms (top-k-bounded.ts bounds with it and lets FTS5 score the rows it needs), and
+  // since session 21 with its deeper rows (sums too): hybrid-arm.ts orders an arm whose lists hold every row of every
+  // unit without FTS5 (no row set: nothing counts a group from one, and building it walked the group once more). The keyword ranking never reads a NEAR group's list. A group is
+  // listed however few rows it matches: read whole, its bm25() has FTS5 count every row of its words for their IDFs
+  // (`NEAR("546" "bgb", 6)`, 8 rows: 1.6 ms at 100k, 'bgb' being in 45,000).
   const recorded = sql<[string], { rows: number }>(db, 'SELECT rows FROM search_impacts WHERE phrase = ?');
   const units = bridgeUnits((stem) => (recorded.get(`"${stem.replace(/"/gu, '""')}"`)?.rows ?? 0) * 2 >= totals.rows);
   for (const phrase of units.phrases) list(phrase);
   for (const group of units.groups) {
     const rows = count.get(group)!.n;
-    if (rows < minRows) continue;
-    const sums = ranked.all(group, length + 1).map((row) => ({ doc_id: row.doc_id, sum: -row.score }));
+    if (rows === 0) continue;
+    const sums = ranked.all(group, deep + 1).map((row) => ({ doc_id: row.doc_id, sum: -row.score }));
     const listed = sums.slice(0, length);
+    const deeper = sums.slice(length, deep);
     insert.run(group, rows, sums.length > length ? roundedUp(sums[length].sum) : 0,
-      encodeList(listed.map((row) => row.doc_id), listed.map((row) => row.sum)), encodeTerms(listed.map((row) => row.sum)), null, null);
+      encodeList(listed.map((row) => row.doc_id), listed.map((row) => row.sum)), encodeTerms(listed.map((row) => row.sum)),
+      encodeDeeper(deeper.map((row) => row.doc_id), deeper.map((row) => row.sum)), null);
   }
-  setState(db, { rows: totals.rows, avgdl: totals.avgdl, fingerprint: null, length, terms: true, deeper: true, groups: true });
+  setState(db, { rows: totals.rows, avgdl: totals.avgdl, fingerprint: null, length, terms: true, deeper: true, groups: true, groupRows: true });
 }
 
 /** Notes a decision row the drain writes (a new row, or one written anew), for the top-k path to score it always. */
@@ -396,14 +406,15 @@ export function impactListsHold(db: Database.Database, state: ImpactState | null
 
 /**
  * On a writable open of a file whose lists do not hold (none yet, or written since by something that does not keep
- * them) or were built before session 19 (no terms; shorter than listLength asks for) or 20 (no deeper rows, no lists
- * of the bridge's phrases and norm groups): builds them, in a transaction of its own, and seals them.
+ * them) or were built before session 19 (no terms; shorter than listLength asks for), 20 (no deeper rows, no lists
+ * of the bridge's phrases and norm groups) or 21 (no deeper rows of the groups, no lists of groups under 300 rows):
+ * builds them, in a transaction of its own, and seals them.
  */
 export function completeImpactLists(db: Database.Database): void {
   const state = impactState(db);
-  // Lists built before session 19 (20) (or by a juralite that does not write them) hold no terms (deeper rows, group
-  // lists) and may be shorter than listLength asks for now: built anew.
-  if (impactListsHold(db, state) && state.terms && state.deeper && state.groups) return;
+  // Lists built before session 19 (20, 21) (or by a juralite that does not write them) hold no terms (deeper rows,
+  // group lists, the groups' deeper rows) and may be shorter than listLength asks for now: built anew.
+  if (impactListsHold(db, state) && state.terms && state.deeper && state.groups && state.groupRows) return;
   db.transaction(() => buildImpactLists(db))();
   sealImpactLists(db);
 }

@@ -35,7 +35,11 @@ export interface LexicalResult {
  */
 export function lexicalArm(db: Database.Database, expression: string, filters: FilterSql, pool = DECISION_POOL, phrases?: string[]): LexicalResult {
   if (expression === '') return { entries: [], total: { value: 0, is_floor: false }, exhaustive: true };
-  const ranking = rankDecisionRows(db, expression, filters, pool, phrases);
+  return lexicalResult(db, rankDecisionRows(db, expression, filters, pool, phrases), pool);
+}
+
+/** A ranking of decisions_fts rows (best first, with its matches: rank-range.ts) as the arm's decisions and count. */
+export function lexicalResult(db: Database.Database, ranking: { docIds: number[]; matches: number }, pool: number): LexicalResult {
   const decisionOf = new Map(sql<[string], { doc_id: number; decision_id: string }>(db,
     'SELECT doc_id, decision_id FROM search_docs WHERE doc_id IN (SELECT value FROM json_each(?))')
     .all(JSON.stringify(ranking.docIds)).map((row) => [row.doc_id, row.decision_id]));

@@ -257,7 +257,7 @@ export function slotsOfRows(highest = -1): { get(id: number): number | undefined
 }
 
 /** The best `pool` of `slots` in `order` (one pass keeping the best so far, sorted: most slots do not enter it). */
-function best(slots: number[], pool: number, order: (a: number, b: number) => number): number[] {
+export function best(slots: number[], pool: number, order: (a: number, b: number) => number): number[] {
   const kept: number[] = [];
   for (const slot of slots) {
     if (kept.length === pool && order(slot, kept[pool - 1]) >= 0) continue;
