@@ -65,7 +65,8 @@ step(`assets inside: ${Object.keys(assets).join(', ')}; native files ${(native.b
 const node = hostNode(root, host);
 const blob = join(run, 'sea-prep.blob');
 const seaConfig = join(run, 'sea-config.json');
-// execArgv: V8's young generation fixed at 16 MB, as bin/juralite runs a server (its comment says why).
+// execArgv: V8's young generation fixed at 16 MB, as bin/juralite runs a server (its comment says why); every
+// command of the executable gets it, harmless where nothing is served.
 writeFileSync(seaConfig, JSON.stringify({
   main: seaMain, output: blob, disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: false, assets,
   execArgv: ['--min-semi-space-size=16', '--max-semi-space-size=16'],

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { findDecision, requireCorpus } from '../corpus/find-decision.ts';
 import { canonicalReadRequest, readDecision } from '../corpus/read-decision.ts';
 import { inTransaction } from '../db/statements.ts';
+import { ApiError } from '../errors.ts';
 import { decisionAnswer } from './answers.ts';
 import { defineOperation } from './operation.ts';
 import { courtFilter, decisionRef, int, isoDate } from './schemas.ts';
@@ -57,8 +58,9 @@ export default defineOperation({
       const request = canonicalReadRequest(corpus, decision, { ...args, id: decision.id, court: undefined, date: undefined });
       try {
         (request as ReadAhead)[READ_AHEAD] = readDecision(corpus, decision, request);
-      } catch {
+      } catch (error) {
         // A range the decision lacks (422) is refused by the handler, where it always was: after 402 and the cap.
+        if (!(error instanceof ApiError)) throw error;
       }
       return request;
     });

@@ -253,7 +253,7 @@ function assertSameEmbedder(db: Database.Database, qv: QueryVector | null): void
   const now = recordedEmbedder(db);
   const same = now?.kind === qv.record.kind
     && (now.kind === 'trained' ? now.id === (qv.record as typeof now).id : now.model === (qv.record as typeof now).model);
-  if (!same) throw backendUnavailable('The corpus was given new vectors while this search ran; nothing was charged, retry.');
+  if (!same) throw backendUnavailable('The corpus was given new vectors while this search ran; retry.');
 }
 
 /**

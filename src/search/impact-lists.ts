@@ -209,7 +209,9 @@ function keptRead<T>(db: Database.Database, key: string, read: () => T, bytes: (
     return held.value as T;
   }
   const value = read();
-  const size = bytes(value) + 64;
+  // Charged with its key and what V8 holds around it (Map entry, objects, typed arrays' headers; a null kept for a
+  // word without a list costs ~170 bytes): so many small entries stay within the bound too.
+  const size = bytes(value) + 2 * key.length + 512;
   for (const [old, entry] of kept.entries) {
     if (kept.bytes + size <= KEPT_BYTES) break;
     kept.entries.delete(old);

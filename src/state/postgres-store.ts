@@ -366,5 +366,5 @@ export function isOutage(error: unknown): boolean {
 export function unreachable(error: unknown): unknown {
   if (error instanceof ApiError) return error;
   console.error('juralite: the PostgreSQL state failed:', (error as Error).message);
-  return backendUnavailable('The service cannot reach its state database; retry in a few seconds. Nothing was charged.');
+  return backendUnavailable('The service cannot reach its state database; retry in a few seconds.');
 }
