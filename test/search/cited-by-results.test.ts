@@ -3,6 +3,9 @@
  * citation_edges: the decisions at least two of the results cite, by how many, then newest, then id, at most 10; the
  * results given by UUID and by decision row.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { graphCorpus, GRAPH } from '../helpers/graph-corpus.ts';
@@ -46,5 +49,95 @@ test('frequently_cited_by_results: the decisions two or more results cite, count
     assert.deepEqual(frequentlyCitedByResults(db, [GRAPH.source.id, citers[24]]).map((item) => item.id), [citers[25]]);
   } finally {
     db.close();
+  }
+});
+
+/** Session 21's statement (one SQL GROUP BY with count(DISTINCT)), to whose answers the counting in JS is held. */
+const SESSION_21 = (fromRows: string) => `
+    SELECT d.id, d.aktenzeichen, d.court, d.date, c.cited_by_results
+    FROM (SELECT l.to_row, count(DISTINCT l.from_row) AS cited_by_results FROM citation_links l
+          WHERE l.reference_type = 'case' AND l.to_row IS NOT NULL AND l.from_row IN (${fromRows})
+          GROUP BY l.to_row HAVING cited_by_results >= 2) c
+    JOIN decision_rows t ON t.row = c.to_row
+    JOIN decisions d ON d.id = t.id
+    ORDER BY c.cited_by_results DESC, d.date DESC, d.id LIMIT 10`;
+
+/**
+ * A corpus file written with SQL: 90 decisions on five dates (every seventh undated), ids whose order differs by
+ * case and non-ASCII letters; links drawn with a fixed seed: mostly to 25 popular decisions (so many counts tie),
+ * some twice from one decision, some unresolved (to_row NULL), some statute links pointing at decisions (never
+ * counted); every ninth decision cites nothing.
+ */
+function trickyCorpus(path: string) {
+  const db = openCorpus(path);
+  let seed = 21;
+  const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+  const ids = Array.from({ length: 90 }, (_, n) => `${['a', 'B', 'ä', 'b'][n % 4]}-${String(n).padStart(2, '0')}`);
+  const decision = db.prepare(`INSERT INTO decisions (id, court, date, aktenzeichen, text_zstd, text_length, source_format,
+    content_hash, imported_at) VALUES (?, 'BGH', ?, ?, compress_text(''), 0, 'rii-xml', ?, '2026-01-01T00:00:00Z')`);
+  const link = db.prepare(`INSERT INTO citation_links (from_row, rn, reference_canonical, reference_type, to_row, resolution_status)
+    VALUES ((SELECT row FROM decision_rows WHERE id = ?), 1, 'x', ?, (SELECT row FROM decision_rows WHERE id = ?), ?)`);
+  const dates = ['2020-01-01', '2021-06-30', '2021-06-30', '2019-12-31', '2022-02-02'];
+  db.transaction(() => {
+    ids.forEach((id, n) => decision.run(id, n % 7 === 0 ? null : dates[n % 5], n % 11 === 0 ? null : `VIII ZR ${n}/20`, `hash-${n}`));
+    ids.forEach((id, n) => {
+      if (n % 9 === 0) return;
+      let target = '';
+      for (let k = Math.floor(random() * 12); k > 0; k--) {
+        if (!target || random() > 0.1) target = ids[random() < 0.75 ? Math.floor(random() * 25) : Math.floor(random() * 90)];
+        const kind = random();
+        if (kind < 0.1) link.run(id, 'statute', target, 'resolved');
+        else if (kind < 0.2) link.run(id, 'case', null, 'unresolved');
+        else link.run(id, 'case', target, 'resolved');
+      }
+    });
+    // Exactly: DUP cites X twice; ONE cites X once; NONE cites nothing (ids chosen beyond the random ones' range).
+    for (const id of ['dup', 'one', 'none', 'x']) decision.run(id, '2020-05-05', null, `hash-${id}`);
+    link.run('dup', 'case', 'x', 'resolved');
+    link.run('dup', 'case', 'x', 'resolved');
+    link.run('one', 'case', 'x', 'resolved');
+  })();
+  return { db, ids };
+}
+
+test('frequently_cited_by_results: the counting in JS answers as the single statement did (ties, duplicates, unresolved, statutes)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'juralite-cited-'));
+  const { db, ids } = trickyCorpus(join(dir, 'corpus.db'));
+  try {
+    const byRows = db.prepare(SESSION_21('SELECT value FROM json_each(?)'));
+    const byIds = db.prepare(SESSION_21('SELECT r.row FROM decision_rows r WHERE r.id IN (SELECT value FROM json_each(?))'));
+    const uncapped = db.prepare(SESSION_21('SELECT value FROM json_each(?)').replace('LIMIT 10', ''));
+    const rowOf = db.prepare('SELECT row FROM decision_rows WHERE id = ?').pluck();
+    const rows = ids.map((id) => rowOf.get(id) as number);
+    let seed = 7;
+    const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+    const seen = { empty: 0, citedTwice: 0, full: 0, tieAcrossCap: 0 };
+    for (let round = 0; round < 400; round++) {
+      // 2 to 30 rows, now and then one twice, now and then a row no decision has.
+      const set = Array.from({ length: 2 + Math.floor(random() * 29) }, () => rows[Math.floor(random() * rows.length)]);
+      if (round % 5 === 0) set.push(set[0]);
+      if (round % 7 === 0) set.push(999_999);
+      const expected = byRows.all(JSON.stringify(set)) as CitedDecision[];
+      assert.deepEqual(frequentlyCitedByRows(db, set), expected, JSON.stringify(set));
+      const setIds = set.map((row) => ids[rows.indexOf(row)] ?? 'no-such-id');
+      assert.deepEqual(frequentlyCitedByResults(db, setIds), byIds.all(JSON.stringify(setIds)), setIds.join());
+      const all = uncapped.all(JSON.stringify(set)) as CitedDecision[];
+      if (expected.length === 0) seen.empty++;
+      if (expected.some((item) => item.cited_by_results === 2)) seen.citedTwice++;
+      if (expected.length === 10) seen.full++;
+      if (all.length > 10 && all[10].cited_by_results === all[9].cited_by_results) seen.tieAcrossCap++;
+    }
+    // The drawn sets reach every tricky case, so a lost HAVING, DISTINCT or tie order would have failed above.
+    for (const [name, n] of Object.entries(seen)) assert.ok(n >= 10, `${name}: ${n}`);
+    const [dup, one, none, x] = ['dup', 'one', 'none', 'x'].map((id) => rowOf.get(id) as number);
+    assert.deepEqual(frequentlyCitedByRows(db, [dup, none]), [], 'cited twice by one result: once');
+    assert.deepEqual(frequentlyCitedByRows(db, [dup, dup]), [], 'one result given twice: once');
+    assert.deepEqual(frequentlyCitedByRows(db, [dup, one]).map((item) => [item.id, item.cited_by_results]), [['x', 2]]);
+    assert.deepEqual(frequentlyCitedByRows(db, [dup, one, x, none]).map((item) => item.id), ['x']);
+    assert.deepEqual(frequentlyCitedByResults(db, ['dup', 'one', 'dup']).map((item) => item.id), ['x']);
+    assert.deepEqual(frequentlyCitedByResults(db, ['dup']), []);
+  } finally {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
