@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { graphCorpus, GRAPH } from '../helpers/graph-corpus.ts';
+import { citedBeforeStatements } from '../helpers/cited-before.ts';
 import { openCorpus } from '../../src/corpus/open.ts';
 import { frequentlyCitedByResults, frequentlyCitedByRows, type CitedDecision } from '../../src/search/cited-by-results.ts';
 
@@ -52,16 +53,6 @@ test('frequently_cited_by_results: the decisions two or more results cite, count
   }
 });
 
-/** Session 21's statement (one SQL GROUP BY with count(DISTINCT)), to whose answers the counting in JS is held. */
-const SESSION_21 = (fromRows: string) => `
-    SELECT d.id, d.aktenzeichen, d.court, d.date, c.cited_by_results
-    FROM (SELECT l.to_row, count(DISTINCT l.from_row) AS cited_by_results FROM citation_links l
-          WHERE l.reference_type = 'case' AND l.to_row IS NOT NULL AND l.from_row IN (${fromRows})
-          GROUP BY l.to_row HAVING cited_by_results >= 2) c
-    JOIN decision_rows t ON t.row = c.to_row
-    JOIN decisions d ON d.id = t.id
-    ORDER BY c.cited_by_results DESC, d.date DESC, d.id LIMIT 10`;
-
 /**
  * A corpus file written with SQL: 90 decisions on five dates (every seventh undated), ids whose order differs by
  * case and non-ASCII letters; links drawn with a fixed seed: mostly to 25 popular decisions (so many counts tie),
@@ -91,11 +82,12 @@ function trickyCorpus(path: string) {
         else link.run(id, 'case', target, 'resolved');
       }
     });
-    // Exactly: DUP cites X twice; ONE cites X once; NONE cites nothing (ids chosen beyond the random ones' range).
-    for (const id of ['dup', 'one', 'none', 'x']) decision.run(id, '2020-05-05', null, `hash-${id}`);
-    link.run('dup', 'case', 'x', 'resolved');
-    link.run('dup', 'case', 'x', 'resolved');
-    link.run('one', 'case', 'x', 'resolved');
+    // Exactly: DUP cites X twice, ONE cites X, NONE cites nothing; R and S cite Y. X's and Y's rows are beyond what
+    // the count's array holds (counted in a Map): one very high, one negative (SQLite allows both when set).
+    for (const id of ['dup', 'one', 'none', 'x', 'r', 's', 'y']) decision.run(id, '2020-05-05', null, `hash-${id}`);
+    db.prepare(`UPDATE decision_rows SET row = ? WHERE id = 'x'`).run(2 ** 40);
+    db.prepare(`UPDATE decision_rows SET row = ? WHERE id = 'y'`).run(-7);
+    for (const [from, to] of [['dup', 'x'], ['dup', 'x'], ['one', 'x'], ['r', 'y'], ['s', 'y']]) link.run(from, 'case', to, 'resolved');
   })();
   return { db, ids };
 }
@@ -104,9 +96,7 @@ test('frequently_cited_by_results: the counting in JS answers as the single stat
   const dir = mkdtempSync(join(tmpdir(), 'juralite-cited-'));
   const { db, ids } = trickyCorpus(join(dir, 'corpus.db'));
   try {
-    const byRows = db.prepare(SESSION_21('SELECT value FROM json_each(?)'));
-    const byIds = db.prepare(SESSION_21('SELECT r.row FROM decision_rows r WHERE r.id IN (SELECT value FROM json_each(?))'));
-    const uncapped = db.prepare(SESSION_21('SELECT value FROM json_each(?)').replace('LIMIT 10', ''));
+    const { byRows, byIds, uncapped } = citedBeforeStatements(db);
     const rowOf = db.prepare('SELECT row FROM decision_rows WHERE id = ?').pluck();
     const rows = ids.map((id) => rowOf.get(id) as number);
     let seed = 7;
@@ -117,11 +107,11 @@ test('frequently_cited_by_results: the counting in JS answers as the single stat
       const set = Array.from({ length: 2 + Math.floor(random() * 29) }, () => rows[Math.floor(random() * rows.length)]);
       if (round % 5 === 0) set.push(set[0]);
       if (round % 7 === 0) set.push(999_999);
-      const expected = byRows.all(JSON.stringify(set)) as CitedDecision[];
+      const expected = byRows.all(JSON.stringify(set));
       assert.deepEqual(frequentlyCitedByRows(db, set), expected, JSON.stringify(set));
       const setIds = set.map((row) => ids[rows.indexOf(row)] ?? 'no-such-id');
       assert.deepEqual(frequentlyCitedByResults(db, setIds), byIds.all(JSON.stringify(setIds)), setIds.join());
-      const all = uncapped.all(JSON.stringify(set)) as CitedDecision[];
+      const all = uncapped.all(JSON.stringify(set));
       if (expected.length === 0) seen.empty++;
       if (expected.some((item) => item.cited_by_results === 2)) seen.citedTwice++;
       if (expected.length === 10) seen.full++;
@@ -129,11 +119,14 @@ test('frequently_cited_by_results: the counting in JS answers as the single stat
     }
     // The drawn sets reach every tricky case, so a lost HAVING, DISTINCT or tie order would have failed above.
     for (const [name, n] of Object.entries(seen)) assert.ok(n >= 10, `${name}: ${n}`);
-    const [dup, one, none, x] = ['dup', 'one', 'none', 'x'].map((id) => rowOf.get(id) as number);
+    const [dup, one, none, x, r, s] = ['dup', 'one', 'none', 'x', 'r', 's'].map((id) => rowOf.get(id) as number);
     assert.deepEqual(frequentlyCitedByRows(db, [dup, none]), [], 'cited twice by one result: once');
     assert.deepEqual(frequentlyCitedByRows(db, [dup, dup]), [], 'one result given twice: once');
-    assert.deepEqual(frequentlyCitedByRows(db, [dup, one]).map((item) => [item.id, item.cited_by_results]), [['x', 2]]);
-    assert.deepEqual(frequentlyCitedByRows(db, [dup, one, x, none]).map((item) => item.id), ['x']);
+    const counted = (set: number[]) => frequentlyCitedByRows(db, set).map((item) => [item.id, item.cited_by_results]);
+    assert.deepEqual(counted([dup, one]), [['x', 2]]);
+    assert.deepEqual(counted([dup, one, x, none]), [['x', 2]]);
+    assert.deepEqual(counted([r, s]), [['y', 2]]);
+    assert.deepEqual(counted([r, s, dup, one, rows[3]]), byRows.all(JSON.stringify([r, s, dup, one, rows[3]])).map((item) => [item.id, item.cited_by_results]));
     assert.deepEqual(frequentlyCitedByResults(db, ['dup', 'one', 'dup']).map((item) => item.id), ['x']);
     assert.deepEqual(frequentlyCitedByResults(db, ['dup']), []);
   } finally {
