@@ -14,10 +14,19 @@ export interface CitedNorm { norm: string; law: string; unit: string; cited_by_r
 const CITED_ROWS = `SELECT group_concat((SELECT group_concat(DISTINCT l.to_row) FROM citation_links l
     WHERE l.from_row = r.value AND l.reference_type = 'case' AND l.to_row IS NOT NULL)) FROM json_each(?) r`;
 
-/** The decisions `?` names (a JSON array of [row, cited_by_results]), ordered and capped as the answer is. */
-const CITED_DECISIONS = `SELECT d.id, d.aktenzeichen, d.court, d.date, c.value ->> 1 AS cited_by_results
-    FROM json_each(?) c JOIN decision_rows t ON t.row = c.value ->> 0 JOIN decisions d ON d.id = t.id
-    ORDER BY cited_by_results DESC, d.date DESC, d.id LIMIT 10`;
+/**
+ * The decisions `?` names (a JSON array of [row, cited_by_results]), ordered and capped as the answer is. A decision
+ * is read by its rowid where that equals its decision row (both tables numbered alike by the importer; an upsert keeps
+ * both), its UUID checked; by the UUID's index otherwise (rows renumbered by an upgrade): one seek fewer each.
+ */
+const CITED_DECISIONS = `WITH c AS MATERIALIZED (SELECT t.row, t.id, j.value ->> 1 AS n FROM json_each(?) j
+      JOIN decision_rows t ON t.row = j.value ->> 0)
+    SELECT d.id AS id, d.aktenzeichen AS aktenzeichen, d.court AS court, d.date AS date, c.n AS cited_by_results
+      FROM c JOIN decisions d ON d.rowid = c.row WHERE d.id = c.id
+    UNION ALL
+    SELECT d.id, d.aktenzeichen, d.court, d.date, c.n FROM c JOIN decisions d ON d.id = c.id
+      WHERE NOT EXISTS (SELECT 1 FROM decisions x WHERE x.rowid = c.row AND x.id = c.id)
+    ORDER BY cited_by_results DESC, date DESC, id LIMIT 10`;
 
 /**
  * How many results cite each decision row, indexed by row: one array reused by every count and zeroed after it

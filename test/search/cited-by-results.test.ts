@@ -57,7 +57,7 @@ test('frequently_cited_by_results: the decisions two or more results cite, count
  * A corpus file written with SQL: 90 decisions on five dates (every seventh undated), ids whose order differs by
  * case and non-ASCII letters; links drawn with a fixed seed: mostly to 25 popular decisions (so many counts tie),
  * some twice from one decision, some unresolved (to_row NULL), some statute links pointing at decisions (never
- * counted); every ninth decision cites nothing.
+ * counted); every ninth decision cites nothing; a few decision rows differ from their decisions' rowids.
  */
 function trickyCorpus(path: string) {
   const db = openCorpus(path);
@@ -71,6 +71,15 @@ function trickyCorpus(path: string) {
   const dates = ['2020-01-01', '2021-06-30', '2021-06-30', '2019-12-31', '2022-02-02'];
   db.transaction(() => {
     ids.forEach((id, n) => decision.run(id, n % 7 === 0 ? null : dates[n % 5], n % 11 === 0 ? null : `VIII ZR ${n}/20`, `hash-${n}`));
+    // Decision rows no longer the decisions' rowids (as after an upgrade numbered them anew): two popular decisions
+    // swap rows, a third moves past the end.
+    const renumber = db.prepare('UPDATE decision_rows SET row = ? WHERE id = ?');
+    const rowOf = (id: string) => db.prepare('SELECT row FROM decision_rows WHERE id = ?').pluck().get(id) as number;
+    const [first, second] = [rowOf(ids[1]), rowOf(ids[2])];
+    renumber.run(-1, ids[1]);
+    renumber.run(first, ids[2]);
+    renumber.run(second, ids[1]);
+    renumber.run(10_000, ids[3]);
     ids.forEach((id, n) => {
       if (n % 9 === 0) return;
       let target = '';
@@ -85,8 +94,8 @@ function trickyCorpus(path: string) {
     // Exactly: DUP cites X twice, ONE cites X, NONE cites nothing; R and S cite Y. X's and Y's rows are beyond what
     // the count's array holds (counted in a Map): one very high, one negative (SQLite allows both when set).
     for (const id of ['dup', 'one', 'none', 'x', 'r', 's', 'y']) decision.run(id, '2020-05-05', null, `hash-${id}`);
-    db.prepare(`UPDATE decision_rows SET row = ? WHERE id = 'x'`).run(2 ** 40);
-    db.prepare(`UPDATE decision_rows SET row = ? WHERE id = 'y'`).run(-7);
+    renumber.run(2 ** 40, 'x');
+    renumber.run(-7, 'y');
     for (const [from, to] of [['dup', 'x'], ['dup', 'x'], ['one', 'x'], ['r', 'y'], ['s', 'y']]) link.run(from, 'case', to, 'resolved');
   })();
   return { db, ids };
