@@ -172,7 +172,7 @@ export function lzDecompressText(stored: Uint8Array): string {
  * bytes (DataView reads and writes, unaligned), a match's four at a time: a word reads bytes at least `distance` >= 4
  * behind those it writes, all of them written before (by an earlier word where the match overlaps itself); bytes
  * written past a copy's end are written again by what follows or fall into the slack. Byte by byte (Session 20) a
- * generated text of 14 KB took 1.35x as long (bench/README, "Session 22").
+ * page decision's text of 14 KB took 1.4x as long (bench/README, "Session 22").
  */
 function decode(src: Uint8Array, start: number, out: Buffer, view: DataView, size: number): string {
   const input = new DataView(src.buffer, src.byteOffset, src.byteLength);
