@@ -167,14 +167,16 @@ function wordCharBefore(text: string, index: number): number {
 }
 
 // The analysis of a word as the text writes it (the page meets the same few forms again and again): no lower-case
-// copy made for each.
+// copy made for each. Each word kept as a copy of its own: cut from a decision's text it is a slice of it, and as a key
+// here it kept the whole text alive as long as the word was remembered (Session 22; not a slice of a concatenation:
+// V8 hands back the word itself where the slice is one side of it).
 const surfaces = new Map<string, { word: string; stem: string } | null>();
 function analysisOfSurface(surface: string): { word: string; stem: string } | null {
   let entry = surfaces.get(surface);
   if (entry === undefined) {
     if (surfaces.size >= 500_000) surfaces.clear();
     entry = analysisOf(surface.toLowerCase());
-    surfaces.set(surface, entry);
+    surfaces.set(structuredClone(surface), entry);
   }
   return entry;
 }

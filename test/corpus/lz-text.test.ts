@@ -60,3 +60,88 @@ test('lz text: zstd frames an older juralite wrote are still read', () => {
     assert.equal(decompressText(frame), text, `${size}`);
   }
 });
+
+/** The decoder as Session 20 wrote it, byte by byte (LZ77 as it reads): what the word copies must equal. */
+function bytewiseDecode(stored: Uint8Array): Buffer {
+  let ip = LZ_MAGIC.length;
+  let size = 0;
+  for (let scale = 1; ; scale *= 0x80) {
+    const byte = stored[ip++];
+    size += (byte & 0x7f) * scale;
+    if (byte < 0x80) break;
+  }
+  const out = Buffer.alloc(size);
+  let op = 0;
+  const run = (value: number) => {
+    let total = value;
+    if (value === 15) for (let byte = 255; byte === 255;) total += (byte = stored[ip++]);
+    return total;
+  };
+  for (;;) {
+    const token = stored[ip++];
+    const literals = run(token >> 4);
+    for (let k = 0; k < literals; k++) out[op++] = stored[ip++];
+    if (ip === stored.length) return out;
+    const distance = stored[ip] | (stored[ip + 1] << 8);
+    ip += 2;
+    const length = run(token & 15) + 4;
+    for (let k = 0; k < length; k++, op++) out[op] = out[op - distance];
+  }
+}
+
+/** A value of sequences written by hand: [literal bytes, distance, match length] each, then the last literals. */
+function handWritten(sequences: [Buffer, number, number][], last: Buffer): Buffer {
+  const bytes: number[] = [];
+  const extra = (value: number) => {
+    let rest = value;
+    for (; rest >= 255; rest -= 255) bytes.push(255);
+    bytes.push(rest);
+  };
+  let size = last.length;
+  for (const [literals, distance, length] of sequences) {
+    bytes.push((Math.min(literals.length, 15) << 4) | Math.min(length - 4, 15));
+    if (literals.length >= 15) extra(literals.length - 15);
+    bytes.push(...literals, distance & 0xff, distance >> 8);
+    if (length - 4 >= 15) extra(length - 19);
+    size += literals.length + length;
+  }
+  bytes.push(Math.min(last.length, 15) << 4);
+  if (last.length >= 15) extra(last.length - 15);
+  bytes.push(...last);
+  const header: number[] = [];
+  for (let rest = size; ; rest = Math.floor(rest / 0x80)) {
+    header.push(rest >= 0x80 ? (rest % 0x80) | 0x80 : rest);
+    if (rest < 0x80) break;
+  }
+  return Buffer.concat([LZ_MAGIC, Buffer.from(header), Buffer.from(bytes)]);
+}
+
+test('lz text: matches of every distance and length, overlapping or not, and literals of every length, decode as LZ77 reads them', () => {
+  // The decoder copies in words where the distance allows (Session 22): every distance from 1 to 40 (a run, a word
+  // repeating itself, the word sizes' edges) with lengths 4 to 70, each after literals of 0 to 70 bytes, at the
+  // text's end and before more, hold it to the byte-by-byte reading.
+  // ASCII only: every byte its own character, so the strings differ wherever the bytes do.
+  const letters = Buffer.from('Die Kuendigung ist unwirksam, Par. 573 BGB; Rn. 12 (Eigenbedarf) abcdefghijklmnopqrstuvwxyz0123456789', 'latin1');
+  const literalsOf = (count: number, seed: number) => Buffer.from(Array.from({ length: count }, (_, k) => letters[(seed * 7 + k * 13) % letters.length]));
+  let cases = 0;
+  for (let distance = 1; distance <= 40; distance++) {
+    for (const length of [4, 5, 7, 8, 9, 15, 16, 17, 18, 19, 20, 31, 32, 33, 47, 64, 70, 274, 275]) {
+      for (const before of [0, 1, 3, 4, 5, 15, 16, 33, 70]) {
+        const lead = literalsOf(Math.max(distance, 3) + before, distance + length);
+        for (const last of [0, 1, 3, 4, 17]) {
+          const stored = handWritten([[lead, distance, length], [literalsOf(before, length), distance, Math.max(4, length >> 1)]], literalsOf(last, before));
+          const expected = bytewiseDecode(stored);
+          assert.equal(lzDecompressText(stored), expected.toString('utf8'), `distance ${distance}, length ${length}, literals ${before}, last ${last}`);
+          cases++;
+        }
+      }
+    }
+  }
+  assert.ok(cases > 30_000);
+  // A text too large for the kept buffer, decoded into its own, ending with a match whose last words reach furthest
+  // past its end (and an empty last sequence).
+  for (const tail of [4, 5, 16, 17, 18, 19, 20]) {
+    const stored = handWritten([[literalsOf(100, 1), 100, 1_100_000], [literalsOf(3, 2), 30, tail]], Buffer.alloc(0));
+    assert.equal(lzDecompressText(stored), bytewiseDecode(stored).toString('latin1'), `large, last match ${tail}`);
+  }
+});
