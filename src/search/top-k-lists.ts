@@ -343,10 +343,10 @@ export function listsRanking(
   // Not proven by the listed rows: again with the deeper rows of the lists that leave rows out (and their sets), first
   // as many more as listed, then all (each pass costs some 100 ns a row: the slot tables' random reads).
   const shallow = [...byText.values()].filter((rows) => !rows!.deeper).length;
-  if (!found.proven && state.deeper && 'all' in parsed.tree && shallow > 0 && shallow <= DEEPER_PHRASES) {
+  if (!found.proven && !found.tied && state.deeper && 'all' in parsed.tree && shallow > 0 && shallow <= DEEPER_PHRASES) {
     for (const [phrase, rows] of byText) if (!rows!.deeper) byText.set(phrase, deepened(db, phrase, rows!));
     for (const share of [0.5, 1]) {
-      if (found.proven) break;
+      if (found.proven || found.tied) break;
       const lists = listsOf().map((rows) => (share === 1 ? rows : partly(rows, share)));
       found = rankedFrom(db, parsed.tree, lists, filter, pool);
       if (found.proven) listsServed(db).deeper++;
@@ -454,7 +454,8 @@ function requiredRows(tree: MatchTree, lists: PhraseRows[], highest: number): { 
 }
 
 /** What one pass over the lists gave: the ranking (matches: `matched`, null where not known) or the rows known exactly. */
-type Ranked = { proven: true; ranking: RangeRanking; matched: number | null } | { proven: false; known: () => Map<number, number> };
+type Ranked = { proven: true; ranking: RangeRanking; matched: number | null }
+  | { proven: false; known: () => Map<number, number>; tied?: boolean };
 
 /**
  * The ranking the lists (one per phrase of `tree`, in the expression's order) prove, with the count where they hold
@@ -606,13 +607,16 @@ function rankedFrom(db: Database.Database, tree: MatchTree, lists: PhraseRows[],
     // two typed arrays (the candidate arrays are the next pass's), not into a pair per row: garbage in every pass.
     const knownIds = Int32Array.from(exact, (slot) => ids[slot]);
     const knownScores = Float64Array.from(exact, (slot) => -score[slot]);
-    return { proven: false, known: () => new Map(Array.from(knownIds, (id, at) => [id, knownScores[at]])) };
+    // `tied`: exact rows of the pool too close to order without the floored terms (no deeper rows change that).
+    return { proven: false, known: () => new Map(Array.from(knownIds, (id, at) => [id, knownScores[at]])), tied: unordered };
   }
   return { proven: true, ranking: { docIds: top.map((slot) => ids[slot]), scores: top.map((slot) => -score[slot]), matches: 0 }, matched };
 }
 
 /** Bitmaps reused from count to count for the phrases whose row sets are their rows (bits cleared after each count). */
 const setScratch: Uint32Array[] = [];
+/** No bit set: a floored phrase whose rows are not known, counted as in no row. */
+const NO_ROWS = new Uint32Array(0);
 /** Every bit set: the rows of a floored phrase every row holds (never written after it is filled). */
 let onesScratch = new Uint32Array(0);
 
@@ -630,21 +634,26 @@ function bitsIn(word: number): number {
 function countFromSets(tree: MatchTree, lists: PhraseRows[], cap: number): number | null {
   // A row set where the rows are not a complete list's: an incomplete list's, or a floored phrase's.
   const setOf = (list: PhraseRows) => (list.floor ? list.floor.matched : list.complete ? null : list.matched);
-  if (lists.some((list) => !list.floor?.every && !(list.complete && !list.floor) && setOf(list) === null)) return null;
+  const every = (phrase: number) => lists[phrase].floor?.every === true;
+  // A floored phrase without a stored set: counted both as in no row and as in every row, the count taken where
+  // both agree (an OR holding a phrase of every row: 'Stand' as '"stand"* OR "tatbestand" OR ...').
+  const unknown = (phrase: number) => lists[phrase].floor !== null && !every(phrase) && lists[phrase].floor!.matched === null;
+  if (lists.some((list, phrase) => !every(phrase) && !unknown(phrase) && !(list.complete && !list.floor) && setOf(list) === null)) return null;
   // A phrase in every row sets every bit, those of row ids no row has too: only where no row matches by such phrases
   // alone.
-  const every = (phrase: number) => lists[phrase].floor?.every === true;
-  if (lists.some((_, phrase) => every(phrase)) && compiled(tree)(every) !== false) return null;
+  const loose = (phrase: number) => every(phrase) || unknown(phrase);
+  if (lists.some((_, phrase) => loose(phrase)) && compiled(tree)(loose) !== false) return null;
   let size = 0;
   const highest = (list: PhraseRows) => partsOf(list).reduce((most, part) => part.ids.reduce((high, id) => Math.max(high, id), most), 0);
   for (const [phrase, list] of lists.entries()) {
     const set = setOf(list);
-    if (!every(phrase)) size = Math.max(size, set ? (set.length + 3) >> 2 : (highest(list) >> 5) + 1);
+    if (!loose(phrase)) size = Math.max(size, set ? (set.length + 3) >> 2 : (highest(list) >> 5) + 1);
   }
   if (onesScratch.length < size) onesScratch = new Uint32Array(Math.max(size, 2 * onesScratch.length)).fill(0xffffffff);
   const filled: { bits: Uint32Array; ids: Int32Array }[] = [];
   const bits = lists.map((list, phrase) => {
     if (every(phrase)) return onesScratch;
+    if (unknown(phrase)) return NO_ROWS;
     const bytes = setOf(list);
     if (bytes === null) {
       if ((setScratch[phrase]?.length ?? 0) < size) setScratch[phrase] = new Uint32Array(size);
@@ -662,10 +671,20 @@ function countFromSets(tree: MatchTree, lists: PhraseRows[], cap: number): numbe
     return words;
   });
   const word = compiledWords(tree, bits);
+  const high = lists.some((_, phrase) => unknown(phrase))
+    ? compiledWords(tree, bits.map((set, phrase) => (unknown(phrase) ? onesScratch : set))) : null;
   let count = 0;
-  for (let w = 0; w < size && count < cap; w++) count += bitsIn(word(w));
+  let decided = true;
+  for (let w = 0; w < size && count < cap; w++) {
+    const low = word(w);
+    if (high !== null && high(w) !== low) {
+      decided = false;
+      break;
+    }
+    count += bitsIn(low);
+  }
   for (const { bits: scratch, ids } of filled) for (let i = 0; i < ids.length; i++) scratch[ids[i] >> 5] = 0;
-  return Math.min(count, cap);
+  return decided ? Math.min(count, cap) : null;
 }
 
 /** The tree as a function of a word's index to the word of rows matching it (a word past a bitmap's end: 0). */
