@@ -14,6 +14,13 @@
 // Since session 20: where the listed rows prove nothing in an expression requiring all its parts, the lists' deeper
 // rows are read and the pass runs again (half of them, then all), the phrases' row sets saying which phrases a
 // candidate lacks; and without filters the count comes from the row sets (impact-lists.ts), not from the walk.
+// Since session 22: a phrase in half the rows or more (an empty list) no longer sends a ranking without filters to
+// FTS5. FTS5 floors its IDF at 1e-6, so its term in any row is below FLOOR_TERM; the rows are ranked by the sums of
+// the other phrases' terms, and the answer is taken only where every two rows of the pool, its last and the next
+// exact row, and its last and the bound of the rows not known lie more than FLOOR_TERM per such phrase apart: then
+// the order is FTS5's whatever those terms are. Whether a row holds such a phrase: every row does where the phrase
+// matches every row, else unknown (a row of unknown match is bounded, not ranked). The scores of such a ranking are
+// FTS5's less those terms (below 2.2e-6 each; nothing reads them but the order); the count is FTS5's.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { ftsTotals, impactListsHold, impactState, K1, readDeeper, readList, readRowSet, type ImpactState, type StoredList } from './impact-lists.ts';
@@ -567,10 +574,14 @@ function rankedFrom(db: Database.Database, tree: MatchTree, lists: PhraseRows[],
       most = 0;
       for (let phrase = 0; phrase < m; phrase++) if (!isListed(phrase) && !lacks(phrase)) most += lasts[phrase];
     }
-    // Whether it matches: true, false, or null where a phrase it may hold is not known (a floored one without a set).
-    const match = anyPhrase || matches(mayHave);
-    if (most === 0 && match === true && (adds === null || adds(holds))) exact.push(at);
-    else if (match !== false && score[at] + most > others) others = score[at] + most;
+    if (most === 0 && (adds === null || adds(holds))) {
+      // Whether it matches: true, false, or null where a phrase it may hold is not known (a floored one without a set).
+      const match = anyPhrase || matches(mayHave);
+      if (match === true) exact.push(at);
+      else if (match === null && score[at] > others) others = score[at];
+    } else if (score[at] + most > others && (anyPhrase || matches(mayHave) !== false)) {
+      others = score[at] + most;
+    }
   }
   // Floored phrases' terms (each below FLOOR_TERM) are left out of the sums: a row's score is its sum plus at most
   // `slack`, so one sum must beat another by more than that to order them as FTS5 does (without filters only).
