@@ -29,6 +29,10 @@ export const ALL_ROWS: RowRange = [0, Number.MAX_SAFE_INTEGER];
 export interface RangeRanking {
   /** The best `pool` rows of the range, best first (equal scores by row id). */
   docIds: number[];
+  /**
+   * Their FTS5 bm25() (negative); from the lists with phrases in half the rows or more, FTS5's less those phrases'
+   * terms (under 2.2e-6 each; the order is FTS5's: top-k-lists.ts).
+   */
   scores: number[];
   /** Matches in the range: exact when fewer than `pool`, else counted up to COUNT_CAP + 1. */
   matches: number;

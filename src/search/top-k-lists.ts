@@ -14,21 +14,35 @@
 // Since session 20: where the listed rows prove nothing in an expression requiring all its parts, the lists' deeper
 // rows are read and the pass runs again (half of them, then all), the phrases' row sets saying which phrases a
 // candidate lacks; and without filters the count comes from the row sets (impact-lists.ts), not from the walk.
+// Since session 22: a phrase in half the rows or more (an empty list) no longer sends a ranking without filters to
+// FTS5. FTS5 floors its IDF at 1e-6, so its term in any row is below FLOOR_TERM; the rows are ranked by the sums of
+// the other phrases' terms, and the answer is taken only where every two rows of the pool, its last and the next
+// exact row, and its last and the bound of the rows not known lie more than FLOOR_TERM per such phrase apart: then
+// the order is FTS5's whatever those terms are. Whether a row holds such a phrase: every row does where the phrase
+// matches every row, else its row set says (lists built since session 22), else unknown (a row of unknown match is
+// bounded, not ranked). The scores of such a ranking are FTS5's less those terms (below 2.2e-6 each; nothing reads
+// them but the order); the count is FTS5's.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
-import { ftsTotals, impactListsHold, impactState, readDeeper, readList, readRowSet, type ImpactState, type StoredList } from './impact-lists.ts';
+import { ftsTotals, impactListsHold, impactState, K1, readDeeper, readList, readRowSet, type ImpactState, type StoredList } from './impact-lists.ts';
 import { ALL_ROWS, BM25, COUNT_CAP, matching, type DocFilter, type RangeRanking } from './rank-range.ts';
 
 /**
  * Per connection (benchmarks, tests): rankings proven only once the deeper rows were read, counts taken from the row
  * sets, and list entries skipped as rows lacking a phrase every match holds (requiredRows).
  */
-export interface ListsServed { deeper: number; countedFromSets: number; skipped: number }
+export interface ListsServed {
+  deeper: number;
+  countedFromSets: number;
+  skipped: number;
+  /** Rankings proven with floored phrases (PhraseRows.floor): their scores leave those phrases' terms out. */
+  floored: number;
+}
 const served = new WeakMap<Database.Database, ListsServed>();
 
 export function listsServed(db: Database.Database): ListsServed {
   let counts = served.get(db);
-  if (!counts) served.set(db, (counts = { deeper: 0, countedFromSets: 0, skipped: 0 }));
+  if (!counts) served.set(db, (counts = { deeper: 0, countedFromSets: 0, skipped: 0, floored: 0 }));
   return counts;
 }
 
@@ -43,6 +57,11 @@ const DEEPER_PHRASES = 4;
 export const FETCH_MAX = 1_000;
 /** Rounding room between a bound summed in JS and a score (both double): a bound is beaten only with this to spare. */
 const MARGIN = 1e-6;
+/**
+ * The most a floored phrase (in half the rows or more) adds to a row's score: FTS5 floors its IDF at 1e-6 and a
+ * saturation f(k1+1)/(f + k1(1-b+b*D/avgdl)) stays below k1 + 1 whatever the column weights make f.
+ */
+export const FLOOR_TERM = 1e-6 * (K1 + 1);
 
 /** An expression's structure: a phrase (by its place in the expression), or all / any of the parts. */
 export type MatchTree = { phrase: number } | { all: MatchTree[] } | { any: MatchTree[] };
@@ -132,6 +151,12 @@ interface PhraseRows {
   rows: number;
   matched: Uint8Array | null;
   deeper: boolean;
+  /**
+   * A phrase in half the rows or more (an empty list): FTS5 floors its IDF at 1e-6, so its term in any row lies in
+   * [0, FLOOR_TERM). It lists nothing and adds nothing to the terms summed here (`complete`, no rows); whether a row
+   * holds it: every row does (`every`), its row set says (`matched`), or unknown (null: no set stored). Null otherwise.
+   */
+  floor: { every: boolean; matched: Uint8Array | null } | null;
 }
 
 /** A phrase's rows in their parts (the listed, then the deeper ones), each of one shape (the hot loops stay monomorphic). */
@@ -173,21 +198,35 @@ export function everyTermAdds(tree: MatchTree): ((has: (phrase: number) => boole
   return check(tree);
 }
 
-function phraseRows(db: Database.Database, phrase: string, memo: Map<string, StoredList | null>): PhraseRows | null {
+/**
+ * A phrase's rows as the lists hold them (null: none that score). `floorOf`: the index's row count where a phrase in
+ * half its rows or more may be read as floored (PhraseRows.floor: the state's row sets read where `sets`), else null.
+ */
+function phraseRows(
+  db: Database.Database, phrase: string, memo: Map<string, StoredList | null>, floorOf: { rows: number; sets: boolean } | null = null,
+): PhraseRows | null {
   const stored = readList(db, phrase, true, memo);
   if (stored) {
     const { ids } = stored.list;
-    // An empty list of a phrase in half the rows or more bounds but scores nothing.
-    if (stored.terms === null || (ids.length === 0 && stored.rows > 0)) return null;
+    if (stored.terms === null) return null;
+    // An empty list of a phrase in half the rows or more bounds but scores nothing: read as floored where asked.
+    if (ids.length === 0 && stored.rows > 0) {
+      if (!floorOf || stored.rows * 2 < floorOf.rows) return null;
+      const every = stored.rows >= floorOf.rows;
+      return {
+        ids, terms: stored.terms, more: null, complete: true, rows: stored.rows, matched: null, deeper: true,
+        floor: { every, matched: every || !floorOf.sets ? null : readRowSet(db, phrase) },
+      };
+    }
     const complete = ids.length === stored.rows;
-    return { ids, terms: stored.terms, more: null, complete, rows: stored.rows, matched: null, deeper: complete };
+    return { ids, terms: stored.terms, more: null, complete, rows: stored.rows, matched: null, deeper: complete, floor: null };
   }
   const rows = sql<[string, number], { id: number; score: number }>(db,
     `SELECT rowid AS id, ${BM25} AS score FROM decisions_fts WHERE decisions_fts MATCH ? LIMIT ?`).all(phrase, FETCH_MAX + 1);
   if (rows.length > FETCH_MAX) return null;
   return {
     ids: Int32Array.from(rows, (row) => row.id), terms: Float64Array.from(rows, (row) => -row.score), more: null,
-    complete: true, rows: rows.length, matched: null, deeper: true,
+    complete: true, rows: rows.length, matched: null, deeper: true, floor: null,
   };
 }
 
@@ -300,25 +339,30 @@ export function listsRanking(
   const parsed = parseExpression(expression);
   if (!parsed) return null;
   const byText = new Map<string, PhraseRows | null>();
+  // Floored phrases only without filters (the proof below orders the exact rows beyond the pool too).
+  const floorOf = filter.whereOnDocs === '' ? { rows: state.rows, sets: state.deeper === true } : null;
   for (const phrase of parsed.phrases) {
-    if (!byText.has(phrase)) byText.set(phrase, phraseRows(db, phrase, memo));
+    if (!byText.has(phrase)) byText.set(phrase, phraseRows(db, phrase, memo, floorOf));
     if (!byText.get(phrase)) return null;
   }
   const listsOf = () => parsed.phrases.map((phrase) => byText.get(phrase)!);
+  const floored = parsed.phrases.filter((phrase) => byText.get(phrase)!.floor !== null).length;
   let found = rankedFrom(db, parsed.tree, listsOf(), filter, pool);
   // Not proven by the listed rows: again with the deeper rows of the lists that leave rows out (and their sets), first
   // as many more as listed, then all (each pass costs some 100 ns a row: the slot tables' random reads).
   const shallow = [...byText.values()].filter((rows) => !rows!.deeper).length;
-  if (!found.proven && state.deeper && 'all' in parsed.tree && shallow > 0 && shallow <= DEEPER_PHRASES) {
+  if (!found.proven && !found.tied && state.deeper && 'all' in parsed.tree && shallow > 0 && shallow <= DEEPER_PHRASES) {
     for (const [phrase, rows] of byText) if (!rows!.deeper) byText.set(phrase, deepened(db, phrase, rows!));
     for (const share of [0.5, 1]) {
-      if (found.proven) break;
+      if (found.proven || found.tied) break;
       const lists = listsOf().map((rows) => (share === 1 ? rows : partly(rows, share)));
       found = rankedFrom(db, parsed.tree, lists, filter, pool);
       if (found.proven) listsServed(db).deeper++;
     }
   }
-  if (!found.proven) return filter.whereOnDocs === '' ? { known: found.known() } : null;
+  // With floored phrases the rows' sums leave their terms out: not FTS5's scores, so no known rows for the statement path.
+  if (!found.proven) return filter.whereOnDocs === '' && floored === 0 ? { known: found.known() } : null;
+  if (floored > 0) listsServed(db).floored++;
   let matched = found.matched;
   if (matched === null && filter.whereOnDocs === '') {
     // One phrase: its row count as the build counted it (the index is the same); else from the phrases' row sets.
@@ -398,7 +442,8 @@ function requiredRows(tree: MatchTree, lists: PhraseRows[], highest: number): { 
   let phrase = -1;
   for (const at of candidates) {
     const list = lists[at];
-    if ((list.complete || list.matched !== null) && (phrase < 0 || list.rows < lists[phrase].rows)) phrase = at;
+    // A floored phrase lists no rows: its empty list says nothing of the rows it holds.
+    if (list.floor === null && (list.complete || list.matched !== null) && (phrase < 0 || list.rows < lists[phrase].rows)) phrase = at;
   }
   if (phrase < 0) return null;
   const list = lists[phrase];
@@ -417,7 +462,8 @@ function requiredRows(tree: MatchTree, lists: PhraseRows[], highest: number): { 
 }
 
 /** What one pass over the lists gave: the ranking (matches: `matched`, null where not known) or the rows known exactly. */
-type Ranked = { proven: true; ranking: RangeRanking; matched: number | null } | { proven: false; known: () => Map<number, number> };
+type Ranked = { proven: true; ranking: RangeRanking; matched: number | null }
+  | { proven: false; known: () => Map<number, number>; tied?: boolean };
 
 /**
  * The ranking the lists (one per phrase of `tree`, in the expression's order) prove, with the count where they hold
@@ -499,10 +545,25 @@ function rankedFrom(db: Database.Database, tree: MatchTree, lists: PhraseRows[],
     const id = ids[at];
     return (id >> 3) >= matched.length || (matched[id >> 3] & (1 << (id & 7))) === 0;
   };
-  const mayHave = (phrase: number) => (isListed(phrase) ? true : lacks(phrase) ? false : null);
-  // A row in no list: lacks every phrase of a complete list, may have those of the others.
+  // A floored phrase: held by every row, or as its row set says, or unknown (null: no set stored).
+  const floors = lists.map((list) => list.floor);
+  const floorHas = (floor: NonNullable<PhraseRows['floor']>, id: number) => (floor.every ? true : floor.matched === null ? null
+    : (id >> 3) < floor.matched.length && (floor.matched[id >> 3] & (1 << (id & 7))) !== 0);
+  const mayHave = (phrase: number) => {
+    const floor = floors[phrase];
+    if (floor !== null) return floorHas(floor, ids[at]);
+    return isListed(phrase) ? true : lacks(phrase) ? false : null;
+  };
+  // Held as far as known (a floored phrase not known to be held: not; everyTermAdds then bounds rather than scores).
+  const holds = (phrase: number) => isListed(phrase) || (floors[phrase] !== null && mayHave(phrase) === true);
+  // A row in no list: lacks every phrase of a complete list, may have those of the others (a floored phrase: every
+  // row's, or unknown).
   const matches = compiled(tree);
-  let others = matches((phrase) => (lists[phrase].complete ? false : null)) === false ? -Infinity : unlisted;
+  let others = matches((phrase) => {
+    const floor = floors[phrase];
+    if (floor !== null) return floor.every ? true : null;
+    return lists[phrase].complete ? false : null;
+  }) === false ? -Infinity : unlisted;
   const exact: number[] = [];
   const withSets = lists.some((list) => list.matched !== null);
   // A row holding a phrase whose AND does not match it is bounded, not scored: its sum holds that phrase's term.
@@ -514,20 +575,28 @@ function rankedFrom(db: Database.Database, tree: MatchTree, lists: PhraseRows[],
       most = 0;
       for (let phrase = 0; phrase < m; phrase++) if (!isListed(phrase) && !lacks(phrase)) most += lasts[phrase];
     }
-    if (most === 0 && (adds === null || adds(isListed))) {
-      if (anyPhrase || matches(mayHave)) exact.push(at);
+    if (most === 0 && (adds === null || adds(holds))) {
+      // Whether it matches: true, false, or null where a phrase it may hold is not known (a floored one without a set).
+      const match = anyPhrase || matches(mayHave);
+      if (match === true) exact.push(at);
+      else if (match === null && score[at] > others) others = score[at];
     } else if (score[at] + most > others && (anyPhrase || matches(mayHave) !== false)) {
       others = score[at] + most;
     }
   }
-  // Best first as FTS5 orders them (score, then row id); without filters only the pool's rows are ordered.
+  // Floored phrases' terms (each below FLOOR_TERM) are left out of the sums: a row's score is its sum plus at most
+  // `slack`, so one sum must beat another by more than that to order them as FTS5 does (without filters only).
+  const slack = floors.filter((floor) => floor !== null).length * FLOOR_TERM;
+  const apart = (a: number, b: number) => a > (b + slack) * (1 + MARGIN) + MARGIN;
+  // Best first as FTS5 orders them (score, then row id); without filters only the pool's rows are ordered (and the
+  // row after them where sums leave floored terms out).
   const byScore = (a: number, b: number) => score[b] - score[a] || ids[a] - ids[b];
-  const ordered = filter.whereOnDocs === '' ? best(exact, pool, byScore) : exact.sort(byScore);
+  const ordered = filter.whereOnDocs === '' ? best(exact, slack > 0 ? pool + 1 : pool, byScore) : exact.sort(byScore);
   const everyMatch = others === -Infinity;
   let top: number[];
   let matched: number | null = null;
   if (filter.whereOnDocs === '') {
-    top = ordered;
+    top = ordered.slice(0, pool);
     if (everyMatch) matched = exact.length;
   } else if (everyMatch) {
     const pass = passing(db, exact.map((slot) => ids[slot]), filter)!;
@@ -543,18 +612,25 @@ function rankedFrom(db: Database.Database, tree: MatchTree, lists: PhraseRows[],
       for (const slot of part) if (pass.has(ids[slot]) && top.length < pool) top.push(slot);
     }
   }
-  if (!everyMatch && (top.length < pool || !(score[top[pool - 1]] > others * (1 + MARGIN) + MARGIN))) {
+  // With floored phrases every two rows of the pool, and its last and the next exact row, must be that far apart.
+  const unordered = slack > 0 && top.some((slot, i) => (i + 1 < ordered.length && !apart(score[slot], score[ordered[i + 1]])));
+  if (unordered || (!everyMatch && (top.length < pool || !apart(score[top[pool - 1]], others)))) {
     // The map built where asked for only (the last pass): 50,000 rows took some 16 ms at 500k. Its rows copied into
     // two typed arrays (the candidate arrays are the next pass's), not into a pair per row: garbage in every pass.
     const knownIds = Int32Array.from(exact, (slot) => ids[slot]);
     const knownScores = Float64Array.from(exact, (slot) => -score[slot]);
-    return { proven: false, known: () => new Map(Array.from(knownIds, (id, at) => [id, knownScores[at]])) };
+    // `tied`: exact rows of the pool too close to order without the floored terms (no deeper rows change that).
+    return { proven: false, known: () => new Map(Array.from(knownIds, (id, at) => [id, knownScores[at]])), tied: unordered };
   }
   return { proven: true, ranking: { docIds: top.map((slot) => ids[slot]), scores: top.map((slot) => -score[slot]), matches: 0 }, matched };
 }
 
 /** Bitmaps reused from count to count for the phrases whose row sets are their rows (bits cleared after each count). */
 const setScratch: Uint32Array[] = [];
+/** No bit set: a floored phrase whose rows are not known, counted as in no row. */
+const NO_ROWS = new Uint32Array(0);
+/** Every bit set: the rows of a floored phrase every row holds (never written after it is filled). */
+let onesScratch = new Uint32Array(0);
 
 /** 1-bits of a 32-bit word. */
 function bitsIn(word: number): number {
@@ -568,13 +644,30 @@ function bitsIn(word: number): number {
  * incomplete one (null where one has none: the caller counts through FTS5).
  */
 function countFromSets(tree: MatchTree, lists: PhraseRows[], cap: number): number | null {
-  if (lists.some((list) => !list.complete && list.matched === null)) return null;
+  // A row set where the rows are not a complete list's: an incomplete list's, or a floored phrase's.
+  const setOf = (list: PhraseRows) => (list.floor ? list.floor.matched : list.complete ? null : list.matched);
+  const every = (phrase: number) => lists[phrase].floor?.every === true;
+  // A floored phrase without a stored set: counted both as in no row and as in every row, the count taken where
+  // both agree (an OR holding a phrase of every row: 'Stand' as '"stand"* OR "tatbestand" OR ...').
+  const unknown = (phrase: number) => lists[phrase].floor !== null && !every(phrase) && lists[phrase].floor!.matched === null;
+  if (lists.some((list, phrase) => !every(phrase) && !unknown(phrase) && !(list.complete && !list.floor) && setOf(list) === null)) return null;
+  // A phrase in every row sets every bit, those of row ids no row has too: only where no row matches by such phrases
+  // alone.
+  const loose = (phrase: number) => every(phrase) || unknown(phrase);
+  if (lists.some((_, phrase) => loose(phrase)) && compiled(tree)(loose) !== false) return null;
   let size = 0;
   const highest = (list: PhraseRows) => partsOf(list).reduce((most, part) => part.ids.reduce((high, id) => Math.max(high, id), most), 0);
-  for (const list of lists) size = Math.max(size, list.complete ? (highest(list) >> 5) + 1 : (list.matched!.length + 3) >> 2);
+  for (const [phrase, list] of lists.entries()) {
+    const set = setOf(list);
+    if (!loose(phrase)) size = Math.max(size, set ? (set.length + 3) >> 2 : (highest(list) >> 5) + 1);
+  }
+  if (onesScratch.length < size) onesScratch = new Uint32Array(Math.max(size, 2 * onesScratch.length)).fill(0xffffffff);
   const filled: { bits: Uint32Array; ids: Int32Array }[] = [];
   const bits = lists.map((list, phrase) => {
-    if (list.complete) {
+    if (every(phrase)) return onesScratch;
+    if (unknown(phrase)) return NO_ROWS;
+    const bytes = setOf(list);
+    if (bytes === null) {
       if ((setScratch[phrase]?.length ?? 0) < size) setScratch[phrase] = new Uint32Array(size);
       const scratch = setScratch[phrase];
       for (const { ids } of partsOf(list)) {
@@ -583,7 +676,6 @@ function countFromSets(tree: MatchTree, lists: PhraseRows[], cap: number): numbe
       }
       return scratch;
     }
-    const bytes = list.matched!;
     // A stored bitmap as words (its bytes in order: little-endian words), padded where its length is not a multiple of 4.
     if (bytes.byteOffset % 4 === 0 && bytes.length % 4 === 0) return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2);
     const words = new Uint32Array((bytes.length + 3) >> 2);
@@ -591,10 +683,20 @@ function countFromSets(tree: MatchTree, lists: PhraseRows[], cap: number): numbe
     return words;
   });
   const word = compiledWords(tree, bits);
+  const high = lists.some((_, phrase) => unknown(phrase))
+    ? compiledWords(tree, bits.map((set, phrase) => (unknown(phrase) ? onesScratch : set))) : null;
   let count = 0;
-  for (let w = 0; w < size && count < cap; w++) count += bitsIn(word(w));
+  let decided = true;
+  for (let w = 0; w < size && count < cap; w++) {
+    const low = word(w);
+    if (high !== null && high(w) !== low) {
+      decided = false;
+      break;
+    }
+    count += bitsIn(low);
+  }
   for (const { bits: scratch, ids } of filled) for (let i = 0; i < ids.length; i++) scratch[ids[i] >> 5] = 0;
-  return Math.min(count, cap);
+  return decided ? Math.min(count, cap) : null;
 }
 
 /** The tree as a function of a word's index to the word of rows matching it (a word past a bitmap's end: 0). */
