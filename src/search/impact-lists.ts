@@ -25,10 +25,6 @@
 // decisions its prefix merges cost 3-4 ms a query), and a candidate known to lack a phrase is known exactly. The
 // state's `deeper` says every list was built so; an older juralite that builds leaves both columns empty and the
 // state without it.
-//
-// Since session 22 a phrase in half the rows or more (an empty list) has its row set too, where some row lacks it:
-// such phrases no longer send a keyword ranking to FTS5 (top-k-lists.ts, FTS5 floors their IDF), and the set says
-// which candidates hold them. No state flag: lists built before simply leave those rows unknown.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { bridgeUnits } from './bridge-units.ts';
@@ -72,7 +68,7 @@ const TABLES = `
     beyond  REAL NOT NULL,        -- the highest saturation of a matching row not listed (0: all listed; a NEAR group: its sum)
     listed  BLOB NOT NULL,        -- int32 row ids, best first, then their saturations as float32 (rounded up; NEAR: sums)
     terms   BLOB,                 -- the listed rows' BM25 terms as float64, as FTS5 computed them (null: built before session 19)
-    matched BLOB,                 -- every row matching the phrase, a bitmap by row id, where the listed rows leave some out (an empty list: where some row lacks it, since session 22)
+    matched BLOB,                 -- every row matching the phrase, a bitmap by row id, where the listed rows leave some out
     deeper  BLOB                  -- the rows after the listed ones: float64 terms, then int32 ids (null: built before session 20; a NEAR group: its sums, since session 21)
   );
   CREATE TABLE IF NOT EXISTS search_impacts_changed (doc_id INTEGER PRIMARY KEY);
@@ -313,8 +309,7 @@ export interface BuildOptions { length?: number; depth?: number; minRows?: numbe
  * Builds every list anew from decisions_fts as this connection reads it (inside the caller's transaction): one per
  * indexed word matching at least `minRows` rows, and one per such word of PREFIX_MIN letters or more (no digits) with
  * the words it begins. A phrase matching half the rows or more gets an empty list: FTS5 floors its IDF at 1e-6, so
- * it bounds a score by 1e-6 * (k1 + 1) without any row (its row set kept where some row lacks it). Clears the noted
- * rows; the caller seals after its commit.
+ * it bounds a score by 1e-6 * (k1 + 1) without any row. Clears the noted rows; the caller seals after its commit.
  */
 export function buildImpactLists(db: Database.Database, options: BuildOptions = {}): void {
   // FTS5 writes its averages record when the transaction ends (or at a flush): inside the drain that wrote the rows
@@ -339,10 +334,7 @@ export function buildImpactLists(db: Database.Database, options: BuildOptions = 
     const rows = count.get(phrase)!.n;
     if (rows < minRows) return;
     if (rows * 2 >= totals.rows) {
-      // Since session 22 with its row set where some row lacks it: the lists then know which rows hold it
-      // (top-k-lists.ts ranks with such phrases; older lists leave that unknown).
-      insert.run(phrase, rows, K1 + 1, Buffer.alloc(0), Buffer.alloc(0), Buffer.alloc(0),
-        rows < totals.rows ? encodeRowSet(matching.all(phrase).map((row) => row.doc_id)) : null);
+      insert.run(phrase, rows, K1 + 1, Buffer.alloc(0), Buffer.alloc(0), Buffer.alloc(0), null);
       return;
     }
     const weight = idf(totals.rows, rows);
