@@ -19,9 +19,8 @@
 // the other phrases' terms, and the answer is taken only where every two rows of the pool, its last and the next
 // exact row, and its last and the bound of the rows not known lie more than FLOOR_TERM per such phrase apart: then
 // the order is FTS5's whatever those terms are. Whether a row holds such a phrase: every row does where the phrase
-// matches every row, else its row set says (lists built since session 22), else unknown (a row of unknown match is
-// bounded, not ranked). The scores of such a ranking are FTS5's less those terms (below 2.2e-6 each; nothing reads
-// them but the order); the count is FTS5's.
+// matches every row, else unknown (a row of unknown match is bounded, not ranked). The scores of such a ranking are
+// FTS5's less those terms (below 2.2e-6 each; nothing reads them but the order); the count is FTS5's.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { ftsTotals, impactListsHold, impactState, K1, readDeeper, readList, readRowSet, type ImpactState, type StoredList } from './impact-lists.ts';
