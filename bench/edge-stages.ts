@@ -172,3 +172,6 @@ console.log(`\nthis tree, p50 per timed round (${queries.length} requests each)`
 const perRound: (string | number)[][] = [['stage', ...rounds.map((r) => `round ${r}`)]];
 for (const [name, of] of STAGES.slice(1, 15)) perRound.push([name, ...rounds.map((r) => stats(taken[0].filter((m) => m.round === r).map(of)).p50)]);
 printTable(perRound);
+mine.service.close();
+older?.service.close();
+process.exit(0);
