@@ -28,9 +28,12 @@ export interface TokenRow extends Omit<TokenRecord, 'abilities'> { abilities: st
 // One-shot (no Hash object per call): every metered call hashes its token's secret.
 const sha256 = (text: string) => hash('sha256', text, 'buffer');
 
-/** A stored token as its owner sees it: without the hash, its abilities a list. */
-export function toRecord({ secret_sha256: _hash, abilities, ...rest }: TokenRow): TokenRecord {
-  return { ...rest, abilities: abilities.split(',').filter(Boolean) as Ability[] };
+/** A stored token as its owner sees it: without the hash, its abilities a list (a row may carry more columns). */
+export function toRecord(row: TokenRow): TokenRecord {
+  return {
+    id: row.id, organization_id: row.organization_id, user_id: row.user_id, name: row.name, created_at: row.created_at,
+    expires_at: row.expires_at, revoked_at: row.revoked_at, abilities: row.abilities.split(',').filter(Boolean) as Ability[],
+  };
 }
 
 /** Parses a comma-separated list; `all` (in any case, also among others) is every ability. Throws on an unknown one. */

@@ -30,17 +30,37 @@ export const WRITTEN = Symbol.for('h3.handled');
 /**
  * A JSON answer written straight to Node's response (`res`, the server's), as jsonResponse's would be on the wire:
  * the same status line, headers in the order a Headers object lists them (by name) with content-length last, and the
- * same body, sent in one write; without a web Response, two Headers objects and srvx's copy of them.
+ * same body, sent in one write; without a web Response, two Headers objects and srvx's copy of them. The body goes as
+ * UTF-8 bytes encoded once into a reused buffer (`answerBytes`): its length is the content-length, and Node writes
+ * the head and the bytes with one writev, where a string body was measured, encoded again and joined to the head.
  */
 export function writeJson(res: ServerResponse, config: Config, status: number, body: unknown,
   extra: Record<string, string>): typeof WRITTEN {
-  const text = JSON.stringify(body);
+  const bytes = answerBytes(JSON.stringify(body));
   const named: [string, string][] = [['content-type', JSON_TYPE], ['x-service-api-release', config.release], ...Object.entries(extra)];
   named.sort(([a], [b]) => (a < b ? -1 : 1));
   const head = named.flat();
-  head.push('content-length', String(Buffer.byteLength(text)));
-  res.writeHead(status, STATUS_CODES[status], head).end(text);
+  head.push('content-length', String(bytes.length));
+  res.writeHead(status, STATUS_CODES[status], head).end(bytes);
+  // The socket took all of it at once (the usual case), or the buffer now belongs to the pending write.
+  if (res.writableLength > 0) scratch = null;
   return WRITTEN;
+}
+
+/** Answers up to this many UTF-16 units are encoded into the reused buffer (at most 3 bytes each); larger ones get their own. */
+const SCRATCH_UNITS = 256 * 1024;
+let scratch: Buffer | null = null;
+
+/**
+ * The UTF-8 bytes of an answer's text, in the reused buffer: a new Buffer per answer (Buffer.from) measures the
+ * text, allocates and encodes; memory freshly touched is dear on the machines measured (bench/README, Session 22).
+ * Valid until the next call; writeJson gives the buffer up when a write keeps it (a slow reader, a pipelined answer
+ * queued behind another).
+ */
+function answerBytes(text: string): Buffer {
+  if (text.length > SCRATCH_UNITS) return Buffer.from(text);
+  scratch ??= Buffer.allocUnsafeSlow(SCRATCH_UNITS * 3);
+  return scratch.subarray(0, scratch.write(text));
 }
 
 /** An HTML page (the docs pages answers link to). */

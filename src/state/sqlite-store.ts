@@ -4,6 +4,7 @@ import { inWriteTransaction, openState, type StateDb } from '../accounts/state-d
 import { alreadyPaid, balanceOf, chargeInTransaction } from '../accounts/ledger.ts';
 import { addVolume, assertVolumeLeft, usedToday } from '../accounts/limits.ts';
 import { authenticate } from '../accounts/tokens.ts';
+import { callerAndRoomOf } from '../accounts/caller-and-room.ts';
 import { inTransaction } from '../db/statements.ts';
 import { consumeUpload, readRun, readyUpload, saveRun } from '../checks/runs.ts';
 import {
@@ -55,16 +56,9 @@ export class SqliteStore implements StateStore {
   async authenticate(authorization: string | null | undefined, now: Date) {
     return inTransaction(this.db, () => authenticate(this.db, authorization, now));
   }
+  // One statement (src/accounts/caller-and-room.ts): one snapshot without a transaction.
   async callerAndRoom(...[authorization, now, { terms, unit }]: Parameters<StateStore['callerAndRoom']>) {
-    return inTransaction(this.db, () => {
-      const caller = authenticate(this.db, authorization, now);
-      const { organization } = caller;
-      return {
-        caller,
-        balance: balanceOf(this.db, organization, terms, now),
-        volumeUsed: unit && usedToday(this.db, organization.id, unit, now),
-      };
-    });
+    return callerAndRoomOf(this.db, authorization, now, terms, unit);
   }
   async alreadyPaid(organizationId: string, operation: string, resultKey: string, now: Date) {
     return alreadyPaid(this.db, organizationId, operation, resultKey, now);

@@ -15,17 +15,33 @@ import { quietObservability, type Observability } from '../../src/observability/
 import type { Services } from '../../src/operations/operation.ts';
 
 /** The raw answer of one request on a connection of its own: status line and headers as sent, and the body. */
-function rawAnswer(url: string, path: string, authorization: string): Promise<{ head: string[]; body: Buffer }> {
+async function rawAnswer(url: string, path: string, authorization: string): Promise<{ head: string[]; body: Buffer }> {
+  return (await rawAnswers(url, [path], authorization, () => 'same-id'))[0];
+}
+
+/**
+ * The answers to `paths` sent pipelined, in one write on one connection (the last closing it): each answer's status
+ * line and headers as sent, and its body.
+ */
+function rawAnswers(url: string, paths: string[], authorization: string, requestId: (index: number) => string) {
   const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
+  return new Promise<{ head: string[]; body: Buffer }[]>((resolve, reject) => {
     const socket = connect(Number(port), hostname);
     const chunks: Buffer[] = [];
     socket.on('data', (chunk) => chunks.push(chunk)).on('error', reject).on('end', () => {
-      const all = Buffer.concat(chunks);
-      const split = all.indexOf('\r\n\r\n');
-      resolve({ head: all.subarray(0, split).toString('latin1').split('\r\n'), body: all.subarray(split + 4) });
+      let rest = Buffer.concat(chunks);
+      const answers: { head: string[]; body: Buffer }[] = [];
+      while (rest.length) {
+        const split = rest.indexOf('\r\n\r\n');
+        const head = rest.subarray(0, split).toString('latin1').split('\r\n');
+        const length = Number(/^content-length: (\d+)$/im.exec(head.join('\n'))![1]);
+        answers.push({ head, body: rest.subarray(split + 4, split + 4 + length) });
+        rest = rest.subarray(split + 4 + length);
+      }
+      resolve(answers);
     });
-    socket.write(`GET ${path} HTTP/1.1\r\nHost: test\r\nAuthorization: ${authorization}\r\nX-Request-Id: same-id\r\nConnection: close\r\n\r\n`);
+    socket.write(paths.map((path, index) => `GET ${path} HTTP/1.1\r\nHost: test\r\nAuthorization: ${authorization}\r\n`
+      + `X-Request-Id: ${requestId(index)}\r\n${index === paths.length - 1 ? 'Connection: close\r\n' : ''}\r\n`).join(''));
   });
 }
 
@@ -69,6 +85,42 @@ test('an answer written to the socket is the Response app.fetch gives, byte for 
     assert.ok(logged.every((entry) => entry.request_id === 'same-id'));
     const [deprecated] = (await rawAnswer(api.url, paths[0], `Bearer ${org.token(['read'])}`)).head.filter((line) => line.startsWith('sunset'));
     assert.equal(deprecated, `sunset: ${deprecation.sunset}`);
+  } finally {
+    await api.close();
+  }
+});
+
+test('a search answer on the wire: its head byte for byte, its content-length in UTF-8 bytes; pipelined answers keep their own bytes', async () => {
+  const api = await startApi({ corpus: 'demo' });
+  try {
+    const token = `Bearer ${api.org().token(['search', 'read'])}`;
+    const paths = ['Kündigung', 'Mangel', 'Schadensersatz'].map((query) => `/api/v1/decisions/search?${new URLSearchParams({ query, mode: 'keyword' })}`);
+    // Each asked twice alone: the second answers are free, so they show the balance the pipelined repeats show.
+    for (const path of paths) await rawAnswer(api.url, path, token);
+    const alone = [];
+    for (const path of paths) alone.push(await rawAnswer(api.url, path, token));
+    const [first] = alone;
+    const text = first.body.toString('utf8');
+    assert.match(text, /[^\x00-\x7f]/u, 'the answer holds characters outside ASCII');
+    assert.ok(first.body.length > text.length);
+    assert.deepEqual(first.head.map((line) => line.replace(/^date: .*$/i, 'date: *')), [
+      'HTTP/1.1 200 OK',
+      'content-type: application/json; charset=utf-8',
+      'x-request-id: same-id',
+      `x-service-api-release: ${api.services.config.release}`,
+      `content-length: ${first.body.length}`,
+      'date: *',
+      'Connection: close',
+    ]);
+    assert.deepEqual(JSON.parse(text), JSON.parse(JSON.stringify(JSON.parse(text))));
+    // Pipelined, the second and third answers wait behind the first with their bytes: each keeps its own.
+    const together = await rawAnswers(api.url, [...paths, paths[0]], token, (index) => `id-${index}`);
+    assert.equal(together.length, 4);
+    for (const [index, answer] of together.entries()) {
+      const expected = alone[index % paths.length];
+      assert.ok(answer.head.includes(`x-request-id: id-${index}`));
+      assert.ok(answer.body.equals(expected.body), `answer ${index}`);
+    }
   } finally {
     await api.close();
   }

@@ -7,6 +7,7 @@
  */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,7 +73,39 @@ async function checkEngine(store: StateStore) {
 test('SQLite: callerAndRoom reads what authenticate, balanceOf and volumeUsed read, and refuses alike', async () => {
   const store = new SqliteStore(join(dir, 'state.db'));
   try {
-    await checkEngine(store);
+    const { bearer, organization } = await checkEngine(store);
+    // One statement reads it all (src/accounts/caller-and-room.ts): the rows the lookups one by one would read, also
+    // for a user with two-factor sign-in, a token without user, one without organization (409) and a deleted
+    // organization (401), and a month and a day without ledger sums or volume.
+    const admin = stateAdmin(store);
+    const user = await admin.createUser({ organizationId: organization.id, name: 'Zweite', email: 'z@example.org' }, now);
+    await admin.setTwoFactor(user.id, true);
+    const { token: ofUser } = await admin.createToken({ organizationId: organization.id, userId: user.id, abilities: ['read'] }, now);
+    const [, userless] = /^jl_([0-9a-f]{16})_/.exec((await admin.createToken({ organizationId: organization.id, abilities: ['read'] }, now)).token)!;
+    store.db.prepare('UPDATE tokens SET user_id = NULL WHERE id = ?').run(userless);
+    const withoutUser = (await admin.listTokens(organization.id)).find((token) => token.id === userless)!;
+    assert.equal(withoutUser.user_id, null);
+    const nextMonth = new Date('2026-12-31T23:30:00Z');
+    for (const [authorization, at] of [[`Bearer ${ofUser}`, now], [bearer, nextMonth]] as const) {
+      const read = await store.callerAndRoom(authorization, at, { terms, unit: 'documents' });
+      // As JSON: the same fields in the same order (an answer or a listing shows them so).
+      assert.equal(JSON.stringify(read.caller), JSON.stringify(await store.authenticate(authorization, at)));
+      assert.deepEqual(read.balance, await store.balanceOf(read.caller.organization, terms, at));
+      assert.equal(read.volumeUsed, await store.volumeUsed(organization.id, 'documents', at));
+    }
+    assert.equal((await store.callerAndRoom(`Bearer ${ofUser}`, now, { terms })).caller.user?.two_factor_enabled, true);
+    assert.equal((await store.callerAndRoom(`Bearer ${ofUser}`, nextMonth, { terms, unit: 'rows' })).volumeUsed, 0);
+    const orphan = `jl_${'a'.repeat(16)}_${'C'.repeat(43)}`;
+    store.db.prepare('INSERT INTO tokens (id, organization_id, user_id, secret_sha256, abilities, created_at, expires_at) VALUES (?, NULL, NULL, ?, ?, ?, ?)')
+      .run('a'.repeat(16), createHash('sha256').update('C'.repeat(43)).digest(), 'read', now.toISOString(), '2027-06-01T00:00:00.000Z');
+    const gone = await admin.createOrganization({ name: 'Aufgelöst', plan: 'free' }, now);
+    const { token: ofGone } = await admin.createToken({ organizationId: gone.organization.id, abilities: ['read'] }, now);
+    store.db.prepare('UPDATE organizations SET deleted_at = ? WHERE id = ?').run(now.toISOString(), gone.organization.id);
+    for (const [authorization, refusal] of [[`Bearer ${orphan}`, /^token_org_missing/], [`Bearer ${ofGone}`, /^unauthenticated/]] as const) {
+      const alone = await refusalOf(store.authenticate(authorization, now));
+      assert.match(String(alone), refusal);
+      assert.deepEqual(await refusalOf(store.callerAndRoom(authorization, now, { terms, unit: 'rows' })), alone);
+    }
   } finally {
     await store.close();
   }

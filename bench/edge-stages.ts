@@ -1,0 +1,177 @@
+/**
+ * Where a metered GET /api/v1/decisions/search spends its time outside the search itself (issue [ranking]: the edge),
+ * per stage, from the client's send to its read of the whole answer: new keyword queries (the answer cache and the
+ * kept page texts emptied before each) over one kept-alive connection. Never part of `npm test`.
+ *
+ *   node --min-semi-space-size=16 --max-semi-space-size=16 bench/edge-stages.ts --db .tmp/bench-100k.db [--n 200] [--rounds 3] [--before DIR]
+ *
+ * The stages are marked from outside the code measured, so that an older checkout is measured the same way: the
+ * server's 'request' event, the state store's callerAndRoom and commitCall, the operation's handler, JSON.stringify
+ * of the answer's envelope (an object with `credits` and `api_version`), ServerResponse's writeHead and end, and
+ * 'finish'. Per request also the minor page faults from 'request' to 'finish', V8's GC time inside that span, inside
+ * the handler and after 'finish' (V8 runs its scavenges as tasks between requests: with the client in this process
+ * they land before it reads the answer), and how much the V8 heap grew (no GC in between: what was allocated). --before DIR: an older checkout (`git archive dea9e2f | tar -x -C DIR`, node_modules linked)
+ * serves the same corpus on a second server in this process, queried in turn with this tree's (which one first
+ * alternates by query), so the two columns share the machine's drift. The first round is untimed (warm-up).
+ */
+import { ServerResponse } from 'node:http';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { getHeapStatistics } from 'node:v8';
+import { httpGet, printTable, stats } from './lib.ts';
+import { benchQueries } from './search-queries.ts';
+
+const { values } = parseArgs({ options: {
+  db: { type: 'string' }, n: { type: 'string', default: '200' }, rounds: { type: 'string', default: '3' }, before: { type: 'string' },
+} });
+if (!values.db) {
+  console.error('usage: node bench/edge-stages.ts --db CORPUS [--n 200] [--rounds 3] [--before DIR]');
+  process.exit(2);
+}
+
+const marks: Record<string, number> = {};
+const mark = (name: string) => { marks[name] = performance.now(); };
+
+// The answer's serialization: the envelope is the one object with both fields.
+const stringify = JSON.stringify;
+JSON.stringify = function marked(value: unknown, ...rest: unknown[]) {
+  if (!value || typeof value !== 'object' || !('credits' in value) || !('api_version' in value)) return stringify(value, ...(rest as []));
+  mark('stringify<');
+  const text = stringify(value, ...(rest as []));
+  mark('stringify>');
+  return text;
+} as typeof JSON.stringify;
+const { writeHead, end } = ServerResponse.prototype;
+ServerResponse.prototype.writeHead = function marked(this: ServerResponse, ...args: unknown[]) {
+  mark('writeHead<');
+  return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+} as typeof writeHead;
+ServerResponse.prototype.end = function marked(this: ServerResponse, ...args: unknown[]) {
+  const result = (end as (...a: unknown[]) => ServerResponse).apply(this, args);
+  mark('end>');
+  return result;
+} as typeof end;
+
+/** GC pauses (start, duration in ms), for the time inside a span. */
+const pauses: [number, number][] = [];
+new PerformanceObserver((list) => { for (const entry of list.getEntries()) pauses.push([entry.startTime, entry.duration]); }).observe({ entryTypes: ['gc'] });
+const gcWithin = (from: number, to: number) => pauses.filter(([at]) => at >= from && at < to).reduce((sum, [, ms]) => sum + ms, 0);
+
+/** One tree's server with its stages marked, and its way to ask a new keyword query. */
+async function tree(dir: string) {
+  const load = (path: string) => import(pathToFileURL(resolve(dir, path)).href);
+  const [lib, answers, texts, registry] = await Promise.all([load('bench/lib.ts'), load('src/search/answer-cache.ts'),
+    load('src/search/page-texts.ts'), load('src/operations/index.ts')]);
+  const service = await lib.searchService(values.db!);
+  const store = service.services.store;
+  for (const name of ['callerAndRoom', 'commitCall']) {
+    const original = store[name].bind(store);
+    store[name] = async (...args: unknown[]) => { mark(`${name}<`); const result = await original(...args); mark(`${name}>`); return result; };
+  }
+  const operation = registry.OPERATIONS.find((candidate: { name: string }) => candidate.name === 'search_decisions');
+  const handler = operation.handler;
+  operation.handler = async (...args: unknown[]) => {
+    const heap = getHeapStatistics().used_heap_size;
+    mark('handler<');
+    const result = await handler(...args);
+    mark('handler>');
+    marks.handlerHeap = (getHeapStatistics().used_heap_size - heap) / 1024;
+    return result;
+  };
+  let faults = 0;
+  service.server.prependListener('request', (_request: unknown, response: ServerResponse) => {
+    mark('request');
+    faults = process.resourceUsage().minorPageFault;
+    const heap = getHeapStatistics().used_heap_size;
+    response.once('finish', () => {
+      mark('finish');
+      marks.faults = process.resourceUsage().minorPageFault - faults;
+      marks.heap = (getHeapStatistics().used_heap_size - heap) / 1024;
+    });
+  });
+  return {
+    service,
+    ask: async (query: string) => {
+      answers.clearAnswers(service.corpus);
+      texts.dropPageTexts(service.corpus);
+      for (const name of Object.keys(marks)) delete marks[name];
+      const started = performance.now();
+      const answer = await httpGet(`${service.url}/api/v1/decisions/search?${new URLSearchParams({ query, mode: 'keyword' })}`,
+        { authorization: service.authorization() });
+      const ended = performance.now();
+      if (answer.status !== 200) throw new Error(`HTTP ${answer.status}: ${answer.body.slice(0, 300)}`);
+      return { ...marks, started, ended };
+    },
+  };
+}
+
+const STAGES: [string, (m: Record<string, number>) => number][] = [
+  ['send -> request event', (m) => m.request - m.started],
+  ['request -> callerAndRoom', (m) => m['callerAndRoom<'] - m.request],
+  ['callerAndRoom', (m) => m['callerAndRoom>'] - m['callerAndRoom<']],
+  ['callerAndRoom -> handler', (m) => m['handler<'] - m['callerAndRoom>']],
+  ['handler', (m) => m['handler>'] - m['handler<']],
+  ['handler -> commitCall', (m) => m['commitCall<'] - m['handler>']],
+  ['commitCall', (m) => m['commitCall>'] - m['commitCall<']],
+  ['commitCall -> stringify', (m) => m['stringify<'] - m['commitCall>']],
+  ['stringify', (m) => m['stringify>'] - m['stringify<']],
+  ['stringify -> writeHead (bytes, head)', (m) => m['writeHead<'] - m['stringify>']],
+  ['writeHead, end', (m) => m['end>'] - m['writeHead<']],
+  ['end -> finish', (m) => m.finish - m['end>']],
+  ['finish -> client has the body', (m) => m.ended - m.finish],
+  ['server: request -> finish', (m) => m.finish - m.request],
+  ['server outside the handler', (m) => m.finish - m.request - (m['handler>'] - m['handler<'])],
+  ['whole', (m) => m.ended - m.started],
+  ['GC ms in request -> finish', (m) => gcWithin(m.request, m.finish)],
+  ['GC ms in the handler', (m) => gcWithin(m['handler<'], m['handler>'])],
+  ['GC ms in finish -> client has the body', (m) => gcWithin(m.finish, m.ended)],
+  ['minor page faults request -> finish', (m) => m.faults],
+  ['V8 heap KB request -> finish (grown)', (m) => m.heap],
+  ['V8 heap KB in the handler (grown)', (m) => m.handlerHeap],
+];
+
+const mine = await tree('.');
+const older = values.before ? await tree(values.before) : null;
+const { legal } = benchQueries(Number(values.n));
+const queries = [...new Set(legal)];
+// Raw marks first: GC entries reach the observer later than the request that paid for them.
+const taken: Record<string, number>[][] = [[], []];
+for (let round = 0; round < Number(values.rounds); round++) {
+  for (const [index, query] of queries.entries()) {
+    const order = older && index % 2 === 1 ? [1, 0] : [0, 1];
+    for (const which of order) {
+      const side = [mine, older][which];
+      if (!side) continue;
+      const m = await side.ask(query);
+      if (round > 0) taken[which].push({ ...m, round });
+    }
+  }
+}
+await new Promise((done) => setTimeout(done, 100));
+const samples = taken.map((list) => STAGES.map(([, of]) => list.map(of)));
+const { n } = mine.service.corpus.prepare('SELECT count(*) AS n FROM decisions').get() as { n: number };
+console.log(`edge stages: ${queries.length} keyword queries x ${Number(values.rounds) - 1} timed rounds, ${n} decisions; node ${process.version}`);
+const header = ['stage', 'p50', 'mean'];
+if (older) header.push(`before p50 (${values.before})`, 'before mean', 'p50 ratio', 'mean ratio');
+const table: (string | number)[][] = [header];
+for (const [stage, [name]] of STAGES.entries()) {
+  const now = stats(samples[0][stage]);
+  const row: (string | number)[] = [name, now.p50, now.mean];
+  if (older) {
+    const then = stats(samples[1][stage]);
+    row.push(then.p50, then.mean, then.p50 ? (now.p50 / then.p50).toFixed(2) : '-', then.mean ? (now.mean / then.mean).toFixed(2) : '-');
+  }
+  table.push(row);
+}
+printTable(table);
+// Per timed round, this tree's p50 of each server-side stage: V8 optimises the edge's code only after many requests.
+const rounds = [...new Set(taken[0].map((m) => m.round))];
+console.log(`\nthis tree, p50 per timed round (${queries.length} requests each)`);
+const perRound: (string | number)[][] = [['stage', ...rounds.map((r) => `round ${r}`)]];
+for (const [name, of] of STAGES.slice(1, 15)) perRound.push([name, ...rounds.map((r) => stats(taken[0].filter((m) => m.round === r).map(of)).p50)]);
+printTable(perRound);
+mine.service.close();
+older?.service.close();
+process.exit(0);
