@@ -36,30 +36,43 @@ export const WRITTEN = Symbol.for('h3.handled');
  */
 export function writeJson(res: ServerResponse, config: Config, status: number, body: unknown,
   extra: Record<string, string>): typeof WRITTEN {
-  const bytes = answerBytes(JSON.stringify(body));
+  // A write already waiting on the connection (a slow reader, an answer queued behind a pipelined one) would keep the
+  // reused buffer: such an answer gets bytes of its own, sized to it.
+  const waiting = !res.socket || res.socket.writableLength > 0;
+  const text = JSON.stringify(body);
+  const bytes = waiting ? Buffer.from(text) : answerBytes(text);
   const named: [string, string][] = [['content-type', JSON_TYPE], ['x-service-api-release', config.release], ...Object.entries(extra)];
   named.sort(([a], [b]) => (a < b ? -1 : 1));
   const head = named.flat();
   head.push('content-length', String(bytes.length));
   res.writeHead(status, STATUS_CODES[status], head).end(bytes);
-  // The socket took all of it at once (the usual case), or the buffer now belongs to the pending write.
-  if (res.writableLength > 0) scratch = null;
+  // The socket took all of it at once (the usual case), or the reused buffer now belongs to the pending write.
+  if (res.writableLength > 0 && bytes.buffer === scratch?.buffer) scratch = null;
   return WRITTEN;
 }
 
 /** Answers up to this many UTF-16 units are encoded into the reused buffer (at most 3 bytes each); larger ones get their own. */
 const SCRATCH_UNITS = 256 * 1024;
+/** The reused buffer's first size; it doubles to hold the largest answer seen (a search's is some 30-60 KB of text). */
+const SCRATCH_FIRST_BYTES = 64 * 1024;
 let scratch: Buffer | null = null;
 
 /**
  * The UTF-8 bytes of an answer's text, in the reused buffer: a new Buffer per answer (Buffer.from) measures the
  * text, allocates and encodes; memory freshly touched is dear on the machines measured (bench/README, Session 22).
  * Valid until the next call; writeJson gives the buffer up when a write keeps it (a slow reader, a pipelined answer
- * queued behind another).
+ * queued behind another), and encodes an answer with bytes of its own where a write already waits: a kept buffer pins
+ * only one answer's worth of memory per slow connection.
  */
 function answerBytes(text: string): Buffer {
   if (text.length > SCRATCH_UNITS) return Buffer.from(text);
-  scratch ??= Buffer.allocUnsafeSlow(SCRATCH_UNITS * 3);
+  // Room for the worst case (3 bytes a unit), so that write() never cuts the text short.
+  const needed = text.length * 3;
+  if (!scratch || scratch.length < needed) {
+    let size = scratch?.length ?? SCRATCH_FIRST_BYTES;
+    while (size < needed) size *= 2;
+    scratch = Buffer.allocUnsafeSlow(size);
+  }
   return scratch.subarray(0, scratch.write(text));
 }
 

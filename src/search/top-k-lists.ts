@@ -618,7 +618,8 @@ function rankedFrom(db: Database.Database, tree: MatchTree, lists: PhraseRows[],
     // two typed arrays (the candidate arrays are the next pass's), not into a pair per row: garbage in every pass.
     const knownIds = Int32Array.from(exact, (slot) => ids[slot]);
     const knownScores = Float64Array.from(exact, (slot) => -score[slot]);
-    // `tied`: exact rows of the pool too close to order without the floored terms (no deeper rows change that).
+    // `tied`: exact rows of the pool too close to order without the floored terms; the deeper passes are not tried then
+    // (rows they bring in could push a tied pair out of the pool, which is rarely so: FTS5 ranks it instead).
     return { proven: false, known: () => new Map(Array.from(knownIds, (id, at) => [id, knownScores[at]])), tied: unordered };
   }
   return { proven: true, ranking: { docIds: top.map((slot) => ids[slot]), scores: top.map((slot) => -score[slot]), matches: 0 }, matched };

@@ -6,7 +6,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { writeJson } from '../../src/http/responses.ts';
+import type { Config } from '../../src/config.ts';
 import { startApi } from '../helpers/api.ts';
 import { OPERATIONS } from '../../src/operations/index.ts';
 import { createApp } from '../../src/http/app.ts';
@@ -123,5 +127,31 @@ test('a search answer on the wire: its head byte for byte, its content-length in
     }
   } finally {
     await api.close();
+  }
+});
+
+test('connections that never read keep only their own answers\' bytes, not a reused buffer each', async () => {
+  // Each answer is 2 KB; a reused encoding buffer kept by every waiting write held 768 KB each (about 1.4 GB here).
+  const body = { data: 'x'.repeat(2000) };
+  const server: Server = createServer((_request, response) => { writeJson(response, { release: 'r' } as Config, 200, body, {}); });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  const before = process.memoryUsage().arrayBuffers;
+  const sockets: Socket[] = [];
+  try {
+    await Promise.all(Array.from({ length: 50 }, () => new Promise<void>((done, fail) => {
+      const socket = connect(port, '127.0.0.1').on('error', fail);
+      socket.pause();
+      sockets.push(socket);
+      socket.on('connect', () => socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(3000), () => done()));
+    })));
+    // Until the server has answered what the connections' buffers take.
+    await new Promise((done) => setTimeout(done, 1500));
+    const grown = (process.memoryUsage().arrayBuffers - before) / 1e6;
+    assert.ok(grown < 300, `${grown.toFixed(0)} MB held by answers waiting to be read`);
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    server.closeAllConnections();
+    await new Promise((done) => server.close(done));
   }
 });
