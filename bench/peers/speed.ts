@@ -15,7 +15,8 @@
  * answer). --before DIR: an older checkout (`git archive 55469c4 | tar -x -C DIR`) serves the same corpus on a second
  * server in this process, its new queries timed beside this tree's (which of the two asks first alternates by query);
  * --before-db: the same decisions in the file as the older checkout wrote it (a file this tree upgraded in place holds
- * what the older code does not read, or reads otherwise).
+ * what the older code does not read, or reads otherwise). A further row asks the same new queries of the same corpus
+ * served by a process of its own, as `juralite serve` runs (bench/peers/speed-server.ts).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -31,6 +32,7 @@ import { benchQueries } from '../search-queries.ts';
 
 const PYTHON = '/usr/bin/python3';
 const SCRIPT = fileURLToPath(new URL('./xapian-peer.py', import.meta.url));
+const SERVER = fileURLToPath(new URL('./speed-server.ts', import.meta.url));
 const LEAD = ['Leitsatz', 'Orientierungssatz', 'Tenor'];
 const WARMUP = 50;
 
@@ -103,12 +105,35 @@ async function beforeTree() {
 }
 const before = await beforeTree();
 
+/**
+ * The same corpus served by a process of its own (bench/peers/speed-server.ts, with the flags and malloc settings
+ * bin/juralite gives `juralite serve`): how a firm's client meets the shipped server, its garbage and CPU apart from
+ * this client's. Before each of its timed requests it is told to forget kept answers and texts (not timed).
+ */
+async function ownProcessServer() {
+  const child = spawn(process.execPath, ['--min-semi-space-size=16', '--max-semi-space-size=16', SERVER, '--db', values.db!],
+    { stdio: ['pipe', 'pipe', 'inherit'], env: { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=268435456:glibc.malloc.trim_threshold=1073741824', ...process.env } });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const { url } = JSON.parse((await lines.next()).value as string) as { url: string };
+  return {
+    /** Forgets kept answers and texts in the server process; resolves with the next request's authorization. */
+    forget: async () => {
+      child.stdin.write('forget\n');
+      return (await lines.next()).value as string;
+    },
+    search: (mode: string, query: string, authorization: string) =>
+      httpGet(`${url}/api/v1/decisions/search?${new URLSearchParams({ query, mode })}`, { authorization }).then(ok),
+    close: () => child.stdin.end(),
+  };
+}
+const apart = await ownProcessServer();
+
 const requests = Number(values.requests);
 const { legal, mixed } = benchQueries(requests);
 const table: (string | number)[][] = [['measure', 'p50 ms', 'p95 ms', 'p99 ms', 'x Xapian p50', 'x Xapian p95', 'target']];
 const TARGETS: Record<string, string> = { keyword: 'p50 <= 5, p95 <= 15', hybrid: 'p50 <= 12, p95 <= 30' };
 for (const [mode, queries] of [['keyword', legal], ['hybrid', mixed]] as const) {
-  const [xapianTimes, mine, older, again]: number[][] = [[], [], [], []];
+  const [xapianTimes, mine, older, again, ownProcess]: number[][] = [[], [], [], [], []];
   const timed = async (samples: number[] | null, work: () => Promise<unknown>) => {
     const started = performance.now();
     await work();
@@ -128,10 +153,13 @@ for (const [mode, queries] of [['keyword', legal], ['hybrid', mixed]] as const) 
     const theirs = () => (before ? timed(counted ? older : null, () => before.fresh(mode, query)) : Promise.resolve());
     for (const run of index % 2 === 0 ? [ours, theirs] : [theirs, ours]) await run();
     await timed(counted ? again : null, () => search(mode, query));
+    const authorization = await apart.forget();
+    await timed(counted ? ownProcess : null, () => apart.search(mode, query, authorization));
   }
   const peer = stats(xapianTimes);
   table.push([`Xapian in-process, defaults (${mode} queries)`, peer.p50, peer.p95, peer.p99, '1.00', '1.00', '']);
-  const rows: [string, number[]][] = [[`${mode}: HTTP, new query`, mine], [`${mode}: HTTP, same query again (kept answer)`, again]];
+  const rows: [string, number[]][] = [[`${mode}: HTTP, new query`, mine], [`${mode}: HTTP, same query again (kept answer)`, again],
+    [`${mode}: HTTP, new query, server in its own process`, ownProcess]];
   if (before) rows.push([`${mode}: HTTP, new query, before (${values.before})`, older]);
   for (const [name, samples] of rows) {
     const s = stats(samples);
@@ -142,5 +170,6 @@ const { n } = corpus.prepare('SELECT count(*) AS n FROM decisions').get() as { n
 console.log(`speed beside Xapian: ${requests} queries per mode, ${n} decisions; node ${process.version}`);
 printTable(table);
 xapian.stdin.end();
+apart.close();
 service.close();
 before?.service.close();
