@@ -4,6 +4,7 @@
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { isStopword, tokenize, type Token } from './analyze.ts';
+import { keptRead } from './kept-reads.ts';
 
 /** One word of the query and the index terms it stands for. */
 export interface QueryTerm {
@@ -50,9 +51,18 @@ function frontIsWord(frontReversed: string): boolean {
   return stripped.length >= 4 && !isStopword(front) && !isStopword(stripped);
 }
 
-/** Stems of indexed compounds whose last part is the word of `stem` (longer by at least three letters). */
+/**
+ * Stems of indexed compounds whose last part is the word of `stem` (longer by at least three letters). Kept per
+ * connection while the file is unchanged (kept-reads.ts): the lookup's thirteen ranges in one statement cost some
+ * 25-45 µs a word, most of a query's plan (bench/README, session 23).
+ */
 export function compoundsOf(db: Database.Database, stem: string): string[] {
   if (stem.length < COMPOUND_STEM_MIN || /\d/u.test(stem)) return [];
+  return keptRead(db, `compounds ${stem}`, () => compoundLookup(db, stem),
+    (compounds) => compounds.reduce((bytes, compound) => bytes + 2 * compound.length + 32, 0));
+}
+
+function compoundLookup(db: Database.Database, stem: string): string[] {
   const ranges = ENDINGS.flatMap((ending) => {
     const key = reversed(stem + ending);
     return [key, `${key}\uffff`, key.length + 3];

@@ -1,0 +1,49 @@
+// What a connection has read from the corpus file and may read again while the file is unchanged: decoded impact
+// lists (impact-lists.ts) and compound lookups (query.ts), kept per connection within one bound of bytes.
+import type Database from 'better-sqlite3';
+import { sql } from '../db/statements.ts';
+
+/**
+ * Bytes kept per connection (impact-lists.ts: decoded lists, deeper rows, row sets; query.ts: compound lookups): a
+ * blob read is copied into fresh memory, and on the development machine a first touch of a fresh page costs 10-18 µs
+ * (the deeper rows and sets of one keyword query at 500k decisions: some 1 MB, 420 page faults, 11-23 ms read;
+ * bench/README "Session 21").
+ */
+export const KEPT_BYTES = 64 * 1024 * 1024;
+
+/** What a connection keeps, valid while no connection has written the file (SQLite's data_version, its own changes). */
+interface Kept { version: string; bytes: number; entries: Map<string, { value: unknown; bytes: number }> }
+const keptReads = new WeakMap<Database.Database, Kept>();
+
+/**
+ * The value kept for `key` on this connection, or `read()` kept (the oldest entries go first past KEPT_BYTES): while
+ * the file is unchanged, a read gives the same. Emptied when any connection commits (data_version) or this one
+ * changes rows (total_changes); call inside the read transaction that uses it.
+ */
+export function keptRead<T>(db: Database.Database, key: string, read: () => T, bytes: (value: T) => number): T {
+  const version = sql<[], { v: number; c: number }>(db, 'SELECT (SELECT data_version FROM pragma_data_version) AS v, total_changes() AS c').get()!;
+  const stamp = `${version.v}:${version.c}`;
+  let kept = keptReads.get(db);
+  if (kept?.version !== stamp) keptReads.set(db, (kept = { version: stamp, bytes: 0, entries: new Map() }));
+  const held = kept.entries.get(key);
+  if (held) {
+    // Most recently used last: the oldest go first.
+    kept.entries.delete(key);
+    kept.entries.set(key, held);
+    return held.value as T;
+  }
+  const value = read();
+  // Charged with its key and what V8 holds around it (Map entry, objects, typed arrays' headers; a null kept for a
+  // word without a list costs ~170 bytes): so many small entries stay within the bound too.
+  const size = bytes(value) + 2 * key.length + 512;
+  for (const [old, entry] of kept.entries) {
+    if (kept.bytes + size <= KEPT_BYTES) break;
+    kept.entries.delete(old);
+    kept.bytes -= entry.bytes;
+  }
+  if (size <= KEPT_BYTES) {
+    kept.entries.set(key, { value, bytes: size });
+    kept.bytes += size;
+  }
+  return value;
+}
