@@ -7,7 +7,7 @@ import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { decodePageParts, hasPageParts, type PartRandnummer } from '../corpus/page-parts.ts';
 import { textCutter } from '../corpus/stored-text.ts';
-import { pageTexts } from './page-texts.ts';
+import { pageTextStore } from './page-texts.ts';
 import type { Token } from './analyze.ts';
 import { termMatcher, type TermGroup, type TermMatcher } from './query.ts';
 import { wordsMatching } from './snippets.ts';
@@ -30,9 +30,17 @@ export interface PageDecision {
 export type Paragraph = PartRandnummer;
 
 type ChunkRow = Omit<Passage, 'text'> & { end_offset: number };
-type DecisionRow = PageDecision & { text_zstd: Buffer; content_hash?: string; page_parts?: Buffer | null };
+/**
+ * A page decision's row as its statement reads it: `stored` is its packed parts (`parts_bytes` of them; none where
+ * NULL) followed by its stored text, the text left out where the connection keeps it decompressed (one blob a row,
+ * none read for nothing: each is a Buffer of its own).
+ */
+type DecisionRow = PageDecision & { stored: Buffer; content_hash?: string; parts_bytes?: number | null };
 
-const COLUMNS = 'd.id, r.row, d.aktenzeichen, d.court, d.date, d.document_kind, d.title, d.text_zstd';
+const COLUMNS = 'd.id, r.row, d.aktenzeichen, d.court, d.date, d.document_kind, d.title';
+/** The stored text of a decision whose text is not kept (@kept: the ids whose texts are kept), else an empty blob. */
+const TEXT_UNLESS_KEPT = "iif(d.id IN (SELECT value FROM json_each(@kept)), x'', d.text_zstd)";
+const FROM = 'FROM decisions d JOIN decision_rows r ON r.id = d.id WHERE d.id IN (SELECT value FROM json_each(@ids))';
 
 export class PageChunks {
   /** Whether a word's stem answers the query (termMatcher of the page's query groups). */
@@ -48,27 +56,34 @@ export class PageChunks {
   /**
    * Reads the decisions `ids` (a UUID naming none is left out) with their stored texts and packed parts in one
    * statement; the chunks of a decision without packed parts in a second one (by row). A text kept from an earlier
-   * page is not decompressed again (page-texts.ts).
+   * page is neither read nor decompressed again (page-texts.ts).
    */
   constructor(db: Database.Database, ids: string[], groups: TermGroup[]) {
     this.#db = db;
     this.#isMatch = termMatcher(groups);
+    const store = pageTextStore(db);
+    const texts = store.kept(ids);
     const packed = hasPageParts(db);
-    const decisions = sql<[string], DecisionRow>(db, `SELECT ${COLUMNS}${packed ? ', d.content_hash, d.page_parts' : ''}
-      FROM decisions d JOIN decision_rows r ON r.id = d.id WHERE d.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids));
-    const stored = new Map<string, Buffer>();
+    const decisions = sql<[{ ids: string; kept: string }], DecisionRow>(db, packed
+      ? `SELECT ${COLUMNS}, d.content_hash, length(d.page_parts) AS parts_bytes,
+          CAST(coalesce(d.page_parts, x'') || ${TEXT_UNLESS_KEPT} AS BLOB) AS stored ${FROM}`
+      : `SELECT ${COLUMNS}, ${TEXT_UNLESS_KEPT} AS stored ${FROM}`).all({ ids: JSON.stringify(ids), kept: JSON.stringify([...texts.keys()]) });
     const chunksOf = new Map<string, ChunkRow[]>();
     const idOfRow = new Map<number, string>();
-    for (const { text_zstd: text, content_hash: hash, page_parts: parts, ...decision } of decisions) {
-      this.#decisions.set(decision.id, decision);
-      stored.set(decision.id, text);
-      const unpacked = hash === undefined ? undefined : decodePageParts(parts ?? null, hash);
+    for (const row of decisions) {
+      const { id, stored, content_hash: hash } = row;
+      const partsBytes = row.parts_bytes ?? 0;
+      this.#decisions.set(id, { id, row: row.row, aktenzeichen: row.aktenzeichen, court: row.court, date: row.date,
+        document_kind: row.document_kind, title: row.title });
+      if (!texts.has(id)) texts.set(id, store.read(id, stored.subarray(partsBytes)));
+      const unpacked = hash === undefined ? undefined
+        : decodePageParts(row.parts_bytes == null ? null : stored.subarray(0, partsBytes), hash);
       if (unpacked) {
-        chunksOf.set(decision.id, unpacked.chunks);
-        this.#paragraphs.set(decision.row, unpacked.randnummern);
+        chunksOf.set(id, unpacked.chunks);
+        this.#paragraphs.set(row.row, unpacked.randnummern);
       } else {
-        idOfRow.set(decision.row, decision.id);
-        this.#unpacked.push(decision.row);
+        idOfRow.set(row.row, id);
+        this.#unpacked.push(row.row);
       }
     }
     if (idOfRow.size > 0) {
@@ -83,8 +98,6 @@ export class PageChunks {
         list.push(chunk);
       }
     }
-    // Each decision's text decompressed once, or kept from an earlier page (src/search/page-texts.ts).
-    const texts = pageTexts(db, ids.filter((id) => this.#decisions.has(id)), undefined, stored);
     for (const [decisionId, list] of chunksOf) {
       if (list.length === 0) continue;
       // A chunk's text is cut from its decision's text (held once, compressed: src/corpus/stored-text.ts).

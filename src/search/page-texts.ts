@@ -14,40 +14,60 @@ export const PAGE_TEXT_CHARS = 8_000_000;
 interface Kept { version: string; texts: Map<string, string>; chars: number }
 const kept = new WeakMap<Database.Database, Kept>();
 
+/** The texts a connection keeps, as a page reads them: those kept first, then the others from their stored values. */
+export interface PageTextStore {
+  /** The kept texts of `ids` (an id not kept is absent), each now the most recently used. */
+  kept(ids: readonly string[]): Map<string, string>;
+  /** The text of a decision's stored value (decisions.text_zstd), decompressed and kept. */
+  read(id: string, stored: Uint8Array): string;
+}
+
 /**
- * The texts of decisions `ids` as the corpus holds them now (an id naming no decision is absent), decompressing
- * only those not kept from an earlier page; those are read in one statement, or taken from `stored` (their
- * decisions.text_zstd, where the caller read them with the decisions' rows). Call inside the read transaction the
- * page is read in.
- *
- * @example const texts = pageTexts(db, ['3f2c…', '9a41…']); texts.get('3f2c…')
+ * The texts kept for `db` in the state the corpus is in now (call inside the read transaction the page is read in).
+ * Take the kept ones first: keeping a text read anew may push out one the same page shows.
  */
-export function pageTexts(db: Database.Database, ids: readonly string[], limit = PAGE_TEXT_CHARS,
-  stored?: ReadonlyMap<string, Uint8Array>): Map<string, string> {
+export function pageTextStore(db: Database.Database, limit = PAGE_TEXT_CHARS): PageTextStore {
   const version = corpusVersion(db);
   let cache = kept.get(db);
   if (!cache || cache.version !== version) kept.set(db, cache = { version, texts: new Map(), chars: 0 });
-  const held = cache.texts;
-  // The kept texts taken first (most recently used last): keeping a text read anew may push out one the page shows.
-  const found = new Map<string, string>();
-  for (const id of ids) {
-    const text = held.get(id);
-    if (text === undefined) continue;
-    held.delete(id);
-    held.set(id, text);
-    found.set(id, text);
-  }
+  const held = cache;
+  return {
+    kept(ids) {
+      const found = new Map<string, string>();
+      for (const id of ids) {
+        const text = held.texts.get(id);
+        if (text === undefined) continue;
+        held.texts.delete(id);
+        held.texts.set(id, text);
+        found.set(id, text);
+      }
+      return found;
+    },
+    read(id, stored) {
+      const text = decompressText(stored);
+      keep(held, id, text, limit);
+      return text;
+    },
+  };
+}
+
+/**
+ * The texts of decisions `ids` as the corpus holds them now (an id naming no decision is absent), decompressing
+ * only those not kept from an earlier page, read in one statement. Call inside the read transaction the page is read in.
+ *
+ * @example const texts = pageTexts(db, ['3f2c…', '9a41…']); texts.get('3f2c…')
+ */
+export function pageTexts(db: Database.Database, ids: readonly string[], limit = PAGE_TEXT_CHARS): Map<string, string> {
+  const store = pageTextStore(db, limit);
+  const found = store.kept(ids);
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length > 0) {
-    const byId = stored ?? new Map(sql<[string], { id: string; text_zstd: Buffer }>(db,
+    const byId = new Map(sql<[string], { id: string; text_zstd: Buffer }>(db,
       'SELECT id, text_zstd FROM decisions WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(missing))
       .map((row) => [row.id, row.text_zstd]));
     for (const id of missing) {
-      const blob = byId.get(id);
-      if (blob === undefined || found.has(id)) continue;
-      const text = decompressText(blob);
-      keep(cache, id, text, limit);
-      found.set(id, text);
+      const stored = byId.get(id);
+      if (stored !== undefined && !found.has(id)) found.set(id, store.read(id, stored));
     }
   }
   // In the order asked.

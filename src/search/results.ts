@@ -2,7 +2,7 @@
 // Randnummer, up to three passages as snippets, and a confidence read off how much of the query the passages hold.
 import { FORTGELTUNG } from '../corpus/read-decision.ts';
 import { codePointLength } from '../text/code-points.ts';
-import { tokenize } from './analyze.ts';
+import { tokenize, type Token } from './analyze.ts';
 import type { PageChunks, Paragraph, Passage } from './page-chunks.ts';
 import { termMatcher, type TermGroup, type TermMatcher } from './query.ts';
 import { snippetAround, snippetOfMatches, type Snippet } from './snippets.ts';
@@ -37,17 +37,16 @@ export interface DecisionItem {
 
 /** Share of the query's groups that the passages answer: all (high), at least half (medium), fewer (low). */
 export function confidenceOf(groups: TermGroup[], texts: string[]): Confidence {
-  return confidenceOfStems(groupMatchers(groups), new Set(texts.flatMap((text) => tokenize(text).map((token) => token.stem))));
+  return confidenceOfWords(groupMatchers(groups), texts.map(tokenize));
 }
 
 /** A matcher per query group, as confidence counts them. */
 const groupMatchers = (groups: TermGroup[]): TermMatcher[] => groups.map((group) => termMatcher([group]));
 
-/** The same from the stems the passages hold (those matching the query suffice: snippets.ts collects them). */
-function confidenceOfStems(matchers: TermMatcher[], stems: Set<string>): Confidence {
+/** The same from the words the passages hold (those matching the query suffice: PageChunks.matches finds them). */
+function confidenceOfWords(matchers: TermMatcher[], words: Token[][]): Confidence {
   if (matchers.length === 0) return 'low';
-  const held = [...stems];
-  const share = matchers.filter((isMatch) => held.some(isMatch)).length / matchers.length;
+  const share = matchers.filter((isMatch) => words.some((list) => list.some((token) => isMatch(token.stem)))).length / matchers.length;
   return share === 1 ? 'high' : share >= 0.5 ? 'medium' : 'low';
 }
 
@@ -93,7 +92,7 @@ export function decisionItems(ranked: RankedDecision[], groups: TermGroup[], com
       rn_range: best.rn_from !== null ? `${best.rn_from}-${best.rn_to ?? best.rn_from}` : null,
       fundstelle: null,
       ...FORTGELTUNG,
-      confidence: entry.exact ? 'high' : confidenceOfStems(matchers, new Set(cut.flatMap((snippet) => [...snippet.matchedStems]))),
+      confidence: entry.exact ? 'high' : confidenceOfWords(matchers, passages.map((c) => page.matches(c))),
     });
   }
   return items;

@@ -9,8 +9,6 @@ export interface Snippet {
   text: string;
   /** UTF-16 index of the first marked word in the passage, or null when nothing matched. */
   firstMatch: number | null;
-  /** How many distinct matching stems the passage holds. */
-  matchedStems: Set<string>;
 }
 
 // Tested first: most slices hold nothing to escape (or to collapse), and are then used as they are, not copied.
@@ -57,7 +55,6 @@ export function snippetOf(text: string, isMatch: Matcher, chars = SNIPPET_CHARS)
 
 /** The best window of `text` around `matches` (the words answering the query, in order), with marks. */
 export function snippetOfMatches(text: string, matches: Token[], chars = SNIPPET_CHARS): Snippet {
-  const matchedStems = new Set(matches.map((token) => token.stem));
   // The window starting shortly before the match after which most matches follow within `chars` (the first such):
   // matches end in order, so the last one within reach of match i is never before that of match i - 1.
   let best = 0;
@@ -83,7 +80,6 @@ export function snippetOfMatches(text: string, matches: Token[], chars = SNIPPET
   return {
     text: `${start > 0 ? '… ' : ''}${shownText(text, start, end, matches)}${end < text.length ? ' …' : ''}`,
     firstMatch: matches.length > 0 ? matches[best].start : null,
-    matchedStems,
   };
 }
 
@@ -99,6 +95,5 @@ export function snippetAround(text: string, pattern: RegExp, chars = SNIPPET_CHA
   return {
     text: `${start > 0 ? '… ' : ''}${shownText(text, start, end, marks)}${end < text.length ? ' …' : ''}`,
     firstMatch: first,
-    matchedStems: new Set(),
   };
 }

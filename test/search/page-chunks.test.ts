@@ -1,8 +1,9 @@
 // A result page's decisions as PageChunks reads them (src/search/page-chunks.ts: by integer row, texts kept or read
 // together) against their definition through the schema's views, one decision at a time: the decision's columns, its
 // chunks in position order with their texts cut at code point offsets, and the query's words in each chunk
-// (tokenize, then the query's matcher). On the demo corpus and on decisions holding astral letters, combining marks
-// and emoji (UTF-16 and code point offsets differ), a UUID naming no decision included.
+// (tokenize, then the query's matcher), the texts read anew, kept, or some of each. On the demo corpus and on
+// decisions holding astral letters, combining marks and emoji (UTF-16 and code point offsets differ), a UUID naming
+// no decision included.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type Database from 'better-sqlite3';
@@ -12,7 +13,7 @@ import { sliceCodePoints } from '../../src/text/code-points.ts';
 import { tokenize } from '../../src/search/analyze.ts';
 import { rankDecisions } from '../../src/search/decision-search.ts';
 import { PageChunks } from '../../src/search/page-chunks.ts';
-import { dropPageTexts } from '../../src/search/page-texts.ts';
+import { dropPageTexts, pageTexts } from '../../src/search/page-texts.ts';
 import { termMatcher, type TermGroup } from '../../src/search/query.ts';
 import { demoCorpus } from '../helpers/demo-corpus.ts';
 import { smallCorpus } from './small-corpus.ts';
@@ -58,6 +59,10 @@ test('page chunks: the decisions, chunks and query words of the views, on the de
       dropPageTexts(db);
       words += assertPage(db, ids, ranking.plan!.groups, query);
       words += assertPage(db, ids, ranking.plan!.groups, `${query}, kept`);
+      // Every other text kept: the statement reads the others' texts behind their packed parts, and not the kept ones.
+      dropPageTexts(db);
+      pageTexts(db, ids.filter((_, index) => index % 2 === 0));
+      words += assertPage(db, ids, ranking.plan!.groups, `${query}, some kept`);
     })();
   }
   assert.ok(words > 100, `query words found: ${words}`);
