@@ -1,7 +1,7 @@
 /**
  * Operation handlers of this tree beside an older checkout's, in-process, interleaved, answers compared: GET
- * /decisions/{id}, the graph at depth 1 and a citation check of 20,000 characters (the [scale] targets besides the
- * searches), each on its own read-only connection to the same corpus.
+ * /decisions/{id}, the graph at depth 1 and 2, a datapackage of 10 excerpts, a decision's text citations and a
+ * citation check of 20,000 characters, each tree on its own read-only connection to the same corpus.
  *
  *   git archive 55469c4 | tar -x -C .tmp/before && ln -s ../../node_modules .tmp/before/node_modules
  *   node bench/handlers.ts --db .tmp/bench-100k-s4.db --before .tmp/before [--count 300]
@@ -36,6 +36,10 @@ async function handlersOf(root: string) {
     corpus,
     'GET /decisions/{id}': (id: string) => run('get_decision', { id, max_chars: 40_000 }),
     'graph depth 1': (id: string) => run('get_citation_graph', { id, direction: 'both', depth: 1, page: 1 }),
+    'graph depth 2': (id: string) => run('get_citation_graph', { id, direction: 'both', depth: 2, page: 1 }),
+    'datapackage, 10 excerpts': (ids: string) => run('create_datapackage',
+      { ids: ids.split(','), include_citations: true, full_text: false, max_chars: 60_000 }),
+    'text citations': (id: string) => run('get_decision_text_citations', { id }),
     'check 20,000 characters': (text: string) => run('check_citations', { text }),
   };
 }
@@ -57,8 +61,10 @@ for (const part of db.prepare('SELECT decision_text(text_zstd) FROM decisions WH
     brief = '';
   }
 }
-const inputs = { 'GET /decisions/{id}': ids, 'graph depth 1': sources, 'check 20,000 characters': texts } as const;
-const comparable = (answer: unknown) => JSON.stringify(answer).replace(/"(id|submitted_at|completed_at|created_at)":"run_[^"]*"|"(submitted_at|completed_at|created_at)":"[^"]*"/g, '');
+const packages = sources.map((_, i) => Array.from({ length: 10 }, (__, j) => sources[(i * 10 + j) % sources.length]).join(','));
+const inputs = { 'GET /decisions/{id}': ids, 'graph depth 1': sources, 'graph depth 2': sources, 'datapackage, 10 excerpts': packages,
+  'text citations': ids.slice(0, 100), 'check 20,000 characters': texts } as const;
+const comparable = (answer: unknown) => JSON.stringify(answer).replace(/"(id|submitted_at|completed_at|created_at)":"run_[^"]*"|"(submitted_at|completed_at|created_at|assembled_at)":"[^"]*"/g, '');
 
 const rows: (string | number)[][] = [['handler, in-process', 'inputs', 'this tree p50 ms', 'p95', 'before p50 ms', 'p95', 'x before p50', 'differ']];
 for (const [kind, list] of Object.entries(inputs) as [keyof typeof inputs, readonly string[]][]) {

@@ -280,7 +280,7 @@ function utf16Indexer(text: string): (offset: number) => number {
 
 /** A decision: its Randnummer numbers now; its text (which may be long) only when a quotation is looked up in it. */
 function loadDecision(corpus: Database.Database, id: string, label: string): Held {
-  const numbers = sql<[string], { rn: number }>(corpus, 'SELECT rn FROM decision_randnummern WHERE decision_id = ? ORDER BY position')
+  const numbers = sql<[string], { rn: number }>(corpus, 'SELECT rn FROM decision_randnummern WHERE decision_id = +? ORDER BY position')
     .all(id).map((r) => r.rn);
   let detail: HeldDetail | undefined;
   return {
@@ -292,10 +292,10 @@ function decisionDetail(corpus: Database.Database, id: string): HeldDetail {
   const source = decisionText(corpus, id)!;
   const at = utf16Indexer(source);
   const randnummern = sql<[string], { rn: number; start_offset: number; end_offset: number }>(corpus,
-    'SELECT rn, start_offset, end_offset FROM decision_randnummern WHERE decision_id = ? ORDER BY position').all(id)
+    'SELECT rn, start_offset, end_offset FROM decision_randnummern WHERE decision_id = +? ORDER BY position').all(id)
     .map((r) => ({ rn: r.rn, start: at(r.start_offset), end: at(r.end_offset) }));
   const sections = sql<[string], { name: string; start_offset: number; end_offset: number }>(corpus,
-    'SELECT name, start_offset, end_offset FROM decision_sections WHERE decision_id = ? ORDER BY position').all(id)
+    'SELECT name, start_offset, end_offset FROM decision_sections WHERE decision_id = +? ORDER BY position').all(id)
     .map((s) => ({ name: s.name, start: at(s.start_offset), end: at(s.end_offset) }));
   return { source, words: heldText(source), randnummern, sections };
 }

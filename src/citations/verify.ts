@@ -239,7 +239,7 @@ export function verifyCase(corpus: Database.Database, c: CaseCitation): Verifica
 function verifyAktenzeichen(corpus: Database.Database, c: CaseCitation, v: Verification): Verification {
   const exact = sql<[string], DecisionMatch>(corpus,
     `SELECT DISTINCT d.id, d.ecli, d.court, d.date FROM decision_file_numbers f JOIN decisions d ON d.id = f.decision_id
-     WHERE f.az_key = ? ORDER BY d.date, d.court`,
+     WHERE f.az_key = +? ORDER BY d.date, d.court`,
   ).all(azKey(c.aktenzeichen!));
   // The named court may hold it under another spelling ('I-4 U 22/18' cited as '4 U 22/18'; aktenzeichen.ts).
   const all = exact.length > 0 || !c.court ? exact : heldUnderOtherSpelling<DecisionMatch>(corpus, c.aktenzeichen!, c.court);

@@ -35,7 +35,7 @@ function courtRows(corpus: Database.Database, branch?: string): CourtRow[] {
 /** The federal court of a branch gives the branch's founding year (the earliest its decisions can be). */
 function federalCourt(corpus: Database.Database, branch: string) {
   return sql<[string], { founding_year: number | null; founding_basis: string | null }>(corpus, 
-    `SELECT founding_year, founding_basis FROM courts WHERE branch = ? AND level = 'federal' ORDER BY founding_year LIMIT 1`,
+    `SELECT founding_year, founding_basis FROM courts WHERE branch = +? AND level = 'federal' ORDER BY founding_year LIMIT 1`,
   ).get(branch);
 }
 
@@ -101,7 +101,7 @@ export function corpusCoverage(corpus: Database.Database, options: { branch?: st
     };
   });
   const total = courts.reduce((sum, court) => sum + court.count, 0);
-  const eu = sql<[string], { abbreviation: string }>(corpus, 'SELECT abbreviation FROM laws WHERE jurisdiction = ? ORDER BY abbreviation');
+  const eu = sql<[string], { abbreviation: string }>(corpus, 'SELECT abbreviation FROM laws WHERE jurisdiction = +? ORDER BY abbreviation');
   return {
     total_decisions: exact(total),
     branches,

@@ -188,7 +188,7 @@ export function findLaw(db: CorpusDb, text: string): LawRow | undefined {
   const cols = 'l.id, l.abbreviation, l.title, l.jurisdiction, l.text_available';
   const exact = sql(db, `SELECT ${cols} FROM laws l WHERE l.abbreviation = ?`).get(t) as LawRow | undefined;
   if (exact) return exact;
-  const byKey = sql(db, `SELECT ${cols} FROM law_aliases a JOIN laws l ON l.id = a.law_id WHERE a.alias_key = ?`);
+  const byKey = sql(db, `SELECT ${cols} FROM law_aliases a JOIN laws l ON l.id = a.law_id WHERE a.alias_key = +?`);
   const tries = [abbreviationKey(t)];
   if (/ (?:19|20)\d\d$/u.test(t)) tries.push(abbreviationKey(t.replace(/ (?:19|20)\d\d$/u, '')));
   tries.push(`name:${nameKey(t)}`);

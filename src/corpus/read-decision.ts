@@ -23,8 +23,8 @@ export interface ReadRequest {
 const REASONS = ['gründe', 'entscheidungsgründe'];
 
 // The reader takes a decision's parts by its integer row (findDecision reads it with the decision): the views of
-// schema 4 would look the UUID up again for each of them. `+?`: the same plan, but SQLite (STAT4 compiled in) does not
-// prepare the statement anew for each value bound (sections 18 -> 10 µs, file numbers 14 -> 8.5, a Randnummer range's
+// schema 4 would look the UUID up again for each of them. `+?`: the same plan, without SQLite preparing the statement
+// anew at every call (src/db/statements.ts; sections 18 -> 10 µs, file numbers 14 -> 8.5, a Randnummer range's
 // chunks 28 -> 17 at 100k; bench/README "Session 22: `+?` in GET's statements").
 function sectionsOf(corpus: Database.Database, decisionRow: number) {
   return sql<[number], { name: string; start_offset: number; end_offset: number }>(corpus,

@@ -32,23 +32,23 @@ export function readLawUnit(corpus: Database.Database, lawText: string, unitText
   if (!law) throw notFound(`No law "${lawText}" in the corpus; the laws held are listed by the facet law_abbreviation.`);
   const { kind, number } = parseUnit(unitText);
   const units = sql<[string, string], UnitRow>(corpus,
-    `SELECT ${COLUMNS} FROM law_units WHERE law_id = ? AND number = ? ORDER BY kind = '§' DESC, position`).all(law.id, number);
+    `SELECT ${COLUMNS} FROM law_units WHERE law_id = +? AND number = +? ORDER BY kind = '§' DESC, position`).all(law.id, number);
   // A bare number reads the § of a German law and the article of an EU or international act.
   const preferred = kind ?? (law.jurisdiction === 'DE' ? '§' : 'Art.');
   const unit = units.find((row) => row.kind === preferred) ?? (kind ? undefined : units[0]);
   if (!unit) throw notFound(`${law.abbreviation} has no ${kind ?? ''}${kind ? ' ' : ''}${number} in the corpus.`);
   const label = (row: UnitRow) => (row.number ? `${row.kind} ${row.number}` : row.kind);
   const neighbour = (order: 'DESC' | 'ASC', compare: '<' | '>') => {
-    const row = sql<[string, number], UnitRow>(corpus, `SELECT ${COLUMNS} FROM law_units WHERE law_id = ? AND position ${compare} ?
+    const row = sql<[string, number], UnitRow>(corpus, `SELECT ${COLUMNS} FROM law_units WHERE law_id = +? AND position ${compare} +?
       ORDER BY position ${order} LIMIT 1`).get(law.id, unit.position);
     return row ? { kind: row.kind, number: row.number, label: label(row), heading: row.heading } : null;
   };
   const citing = `FROM citation_edges e JOIN decisions d ON d.id = e.from_decision_id
-    WHERE e.reference_type = 'statute' AND e.target_law = ? AND e.target_unit = ?`;
+    WHERE e.reference_type = 'statute' AND e.target_law = +? AND e.target_unit = +?`;
   const { total } = sql<[string, string], { total: number }>(corpus,
     `SELECT count(DISTINCT e.from_decision_id) AS total ${citing}`).get(law.abbreviation, label(unit))!;
   const citedBy = sql<[string, string, number], { id: string; court: string; date: string | null; aktenzeichen: string | null }>(corpus,
-    `SELECT DISTINCT d.id, d.court, d.date, d.aktenzeichen ${citing} ORDER BY d.date DESC LIMIT ?`)
+    `SELECT DISTINCT d.id, d.court, d.date, d.aktenzeichen ${citing} ORDER BY d.date DESC LIMIT +?`)
     .all(law.abbreviation, label(unit), CITED_BY_LIMIT);
   const details = sql<[string], { law_type: string | null; stand: string | null }>(corpus,
     'SELECT law_type, stand FROM laws WHERE id = ?').get(law.id)!;

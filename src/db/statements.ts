@@ -6,6 +6,12 @@ const caches = new WeakMap<Database.Database, Map<string, Database.Statement>>()
  * A prepared statement for `sql` on `db`, compiled once and reused: preparing costs more than running most of our
  * queries. Statements live as long as their connection.
  *
+ * Write a parameter the planner could read as `+?` (`+@name`): in WHERE against a column, in LIMIT and OFFSET.
+ * better-sqlite3 clears a statement's bindings after each run, and SQLite recompiles at its next run any statement
+ * whose plan looked at a bound value (a `?` compared to a column in a join, `LIMIT ?`, ...), whatever the value: as
+ * long as compiling the statement again. `+?` is the same value with the same plan (EXPLAIN QUERY PLAN), but not one
+ * the planner reads (bench/README.md, "Session 23: statements SQLite re-prepares on every call").
+ *
  * @example sql<[string], { n: number }>(db, 'SELECT count(*) AS n FROM decisions WHERE court = ?').get('BGH')
  */
 export function sql<Params extends unknown[] = unknown[], Row = unknown>(db: Database.Database, text: string): Database.Statement<Params, Row> {

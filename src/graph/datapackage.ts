@@ -103,7 +103,7 @@ function edgesOf(corpus: Database.Database, publicUrl: string, from: string) {
     `SELECT e.reference_canonical AS canonical, e.reference_role AS role, e.rn, e.to_decision_id,
             d.id, d.court, d.date, d.aktenzeichen, d.document_type, d.ecli
      FROM citation_edges e LEFT JOIN decisions d ON d.id = e.to_decision_id
-     WHERE e.from_decision_id = ? AND e.reference_type = 'case'
+     WHERE e.from_decision_id = +? AND e.reference_type = 'case'
      ORDER BY e.id`).all(from);
   // Targets ranked by their first citation in the text.
   const targetRank = new Map<string, number>();

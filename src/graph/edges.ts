@@ -149,11 +149,11 @@ export function rebuildCitationEdges(corpus: Database.Database): void {
   const decision = sql<[string], { id: string; court: string; ecli: string | null; full_text: string }>(corpus,
     'SELECT id, court, ecli, decision_text(text_zstd) AS full_text FROM decisions WHERE id = ?');
   const azKeys = sql<[string], { az_key: string }>(corpus,
-    'SELECT az_key FROM decision_file_numbers WHERE decision_id = ? ORDER BY position');
+    'SELECT az_key FROM decision_file_numbers WHERE decision_id = +? ORDER BY position');
   const randnummern = sql<[string], { rn: number; start: number; end: number }>(corpus,
-    'SELECT rn, start_offset AS start, end_offset AS "end" FROM decision_randnummern WHERE decision_id = ? ORDER BY position');
+    'SELECT rn, start_offset AS start, end_offset AS "end" FROM decision_randnummern WHERE decision_id = +? ORDER BY position');
   const norms = sql<[string], ParsedNorm>(corpus,
-    'SELECT norm, law, unit FROM decision_norms WHERE decision_id = ? ORDER BY position');
+    'SELECT norm, law, unit FROM decision_norms WHERE decision_id = +? ORDER BY position');
   corpus.transaction(() => {
     sql(corpus, 'DELETE FROM citation_links').run();
     // Ids first: better-sqlite3 allows no writes on a connection while one of its queries is being iterated.

@@ -54,12 +54,12 @@ function neighbourQuery(side: Side): string {
   return `
     WITH hits AS (
       SELECT ${far} AS id, min(id) AS first_edge, max(reference_role) AS role, group_concat(rn) AS rns
-      FROM citation_edges WHERE ${near} = ? AND reference_type = 'case' AND to_decision_id IS NOT NULL
+      FROM citation_edges WHERE ${near} = +? AND reference_type = 'case' AND to_decision_id IS NOT NULL
       GROUP BY ${far})
     SELECT ${DECISION_COLUMNS}, h.first_edge, h.role, h.rns,
            (SELECT reference_canonical FROM citation_edges WHERE id = h.first_edge) AS canonical
     FROM hits h JOIN decisions d ON d.id = h.id
-    ORDER BY ${ORDER[side]} LIMIT ? OFFSET ?`;
+    ORDER BY ${ORDER[side]} LIMIT +? OFFSET +?`;
 }
 
 function neighbours(corpus: Database.Database, side: Side, id: string, limit: number, offset: number): NeighbourRow[] {
@@ -70,14 +70,14 @@ function countNeighbours(corpus: Database.Database, side: Side, id: string): num
   const { near, far } = SIDES[side];
   return sql<[string], { n: number }>(corpus,
     `SELECT count(DISTINCT ${far}) AS n FROM citation_edges
-     WHERE ${near} = ? AND reference_type = 'case' AND to_decision_id IS NOT NULL`).get(id)!.n;
+     WHERE ${near} = +? AND reference_type = 'case' AND to_decision_id IS NOT NULL`).get(id)!.n;
 }
 
 /** The source's citations that name no decision of the corpus, one row per distinct reference. */
 function unresolved(corpus: Database.Database, id: string) {
   return sql<[string], { canonical: string; role: string | null; rns: string | null }>(corpus,
     `SELECT reference_canonical AS canonical, max(reference_role) AS role, group_concat(rn) AS rns
-     FROM citation_edges WHERE from_decision_id = ? AND reference_type = 'case' AND to_decision_id IS NULL
+     FROM citation_edges WHERE from_decision_id = +? AND reference_type = 'case' AND to_decision_id IS NULL
      GROUP BY reference_canonical ORDER BY min(id)`).all(id);
 }
 
@@ -107,7 +107,7 @@ interface Reached { node: string; hop: number; paths: number; via: string | null
 function neighbourIds(corpus: Database.Database, side: Side, id: string): Set<string> {
   const { near, far } = SIDES[side];
   return new Set(sql<[string], { id: string }>(corpus, `SELECT DISTINCT ${far} AS id FROM citation_edges
-     WHERE ${near} = ? AND reference_type = 'case' AND to_decision_id IS NOT NULL`).all(id).map((row) => row.id));
+     WHERE ${near} = +? AND reference_type = 'case' AND to_decision_id IS NOT NULL`).all(id).map((row) => row.id));
 }
 
 /** The edge details (first citation, role, Randnummern) between a citing and a cited decision. */
@@ -115,7 +115,7 @@ function edgeBetween(corpus: Database.Database, from: string, to: string) {
   return sql<[string, string], { canonical: string; role: string | null; rns: string | null }>(corpus,
     // '+to_decision_id': search by the citing decision (a few dozen rows), never by the cited one (a hub has thousands).
     `WITH hits AS (SELECT min(id) AS first_edge, max(reference_role) AS role, group_concat(rn) AS rns
-                   FROM citation_edges WHERE from_decision_id = ? AND +to_decision_id = ?)
+                   FROM citation_edges WHERE from_decision_id = +? AND +to_decision_id = +?)
      SELECT (SELECT reference_canonical FROM citation_edges WHERE id = h.first_edge) AS canonical, h.role, h.rns
      FROM hits h`).get(from, to)!;
 }

@@ -53,7 +53,7 @@ export function statuteHeld(corpus: Database.Database, law: string | null, unit:
   if (held === undefined) {
     const space = unit?.indexOf(' ') ?? -1;
     held = space > 0 && sql(corpus, `SELECT 1 FROM laws l JOIN law_units u ON u.law_id = l.id
-      WHERE l.abbreviation = ? AND u.kind = ? AND u.number = ? AND u.text IS NOT NULL`)
+      WHERE l.abbreviation = +? AND u.kind = +? AND u.number = +? AND u.text IS NOT NULL`)
       .get(law, unit!.slice(0, space), unit!.slice(space + 1)) !== undefined;
     statutes.set(key, held);
   }
@@ -68,7 +68,7 @@ export function forgetResolutions(corpus: Database.Database): void {
 function lookUp(corpus: Database.Database, target: CaseTarget): CaseTargetHit | null {
   if (target.ecli) {
     const hit = sql<[string], CaseTargetHit>(corpus,
-      'SELECT d.id, r.row FROM decisions d JOIN decision_rows r ON r.id = d.id WHERE d.ecli = ?').get(target.ecli);
+      'SELECT d.id, r.row FROM decisions d JOIN decision_rows r ON r.id = d.id WHERE d.ecli = +?').get(target.ecli);
     if (hit) return hit;
   }
   // An Aktenzeichen alone is no identifier: different courts reuse the same numbers.
@@ -79,7 +79,7 @@ function lookUp(corpus: Database.Database, target: CaseTarget): CaseTargetHit | 
     `SELECT DISTINCT r.id, r.row, d.court, d.date
      FROM row_file_numbers x JOIN decision_rows r ON r.row = x.decision_row
      JOIN decisions d INDEXED BY search_decision_filters ON d.id = r.id
-     WHERE x.az_key = ?`,
+     WHERE x.az_key = +?`,
   ).all(target.azKey).filter((row) =>
     (!target.court || courtMatches(row.court, target.court)) && (!target.date || row.date === target.date));
   return fitting.length === 1 ? { id: fitting[0].id, row: fitting[0].row } : null;

@@ -20,9 +20,9 @@ interface DecisionTarget { id: string; court: string; date: string | null; akten
  */
 export function decisionTextCitations(corpus: Database.Database, decision: DecisionRow) {
   const randnummern = sql<[string], Span & { rn: number }>(corpus,
-    'SELECT rn, start_offset, end_offset FROM decision_randnummern WHERE decision_id = ? ORDER BY position').all(decision.id);
+    'SELECT rn, start_offset, end_offset FROM decision_randnummern WHERE decision_id = +? ORDER BY position').all(decision.id);
   const sections = sql<[string], Span & { name: string }>(corpus,
-    'SELECT name, start_offset, end_offset FROM decision_sections WHERE decision_id = ? ORDER BY position').all(decision.id);
+    'SELECT name, start_offset, end_offset FROM decision_sections WHERE decision_id = +? ORDER BY position').all(decision.id);
   const target = sql<[string], DecisionTarget>(corpus, 'SELECT id, court, date, aktenzeichen FROM decisions WHERE id = ?');
   const toCodePoint = codePointIndexer(decision.full_text);
   try {
