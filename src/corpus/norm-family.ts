@@ -47,7 +47,7 @@ const FIRST_UABS = ' UAbs. 1 ';
  * form read every edge's row (8.6 s for the 102,000 edges to § 573 BGB of a generated 100k corpus, cold; 0.1 s now).
  */
 export function familyCondition(provision: Provision, edge = ''): { sql: string; params: unknown[] } {
-  const edges = `${edge}reference_type = 'statute' AND ${edge}target_law = ? AND ${edge}target_unit = ?`;
+  const edges = `${edge}reference_type = 'statute' AND ${edge}target_law = +? AND ${edge}target_unit = +?`;
   if (provision.canonical === `${provision.unit} ${provision.law}`) return { sql: edges, params: [provision.law, provision.unit] };
   const begins = stem(provision);
   const written = `(${edge}reference_canonical || ' ')`;

@@ -67,7 +67,7 @@ function everyRow(db: Database.Database, text: string, memo: Map<string, StoredL
     return known === stored.rows ? { parts, group } : null;
   }
   const rows = sql<[string, number], { id: number; score: number }>(db,
-    `SELECT rowid AS id, ${BM25} AS score FROM decisions_fts WHERE decisions_fts MATCH ? LIMIT ?`).all(text, FETCH_MAX + 1);
+    `SELECT rowid AS id, ${BM25} AS score FROM decisions_fts WHERE decisions_fts MATCH ? LIMIT +?`).all(text, FETCH_MAX + 1);
   if (rows.length > FETCH_MAX) return null;
   return { parts: [{ ids: Int32Array.from(rows, (row) => row.id), values: Float64Array.from(rows, (row) => -row.score) }], group };
 }

@@ -282,7 +282,7 @@ export function buildImpactLists(db: Database.Database, options: BuildOptions = 
   const count = sql<[string], { n: number }>(db, 'SELECT count(*) AS n FROM decisions_fts WHERE decisions_fts MATCH ?');
   const deep = Math.max(length, options.depth ?? length * DEEPER_FACTOR);
   const ranked = sql<[string, number], { doc_id: number; score: number }>(db,
-    `SELECT rowid AS doc_id, ${BM25} AS score FROM decisions_fts WHERE decisions_fts MATCH ? ORDER BY score, rowid LIMIT ?`);
+    `SELECT rowid AS doc_id, ${BM25} AS score FROM decisions_fts WHERE decisions_fts MATCH ? ORDER BY score, rowid LIMIT +?`);
   const matching = sql<[string], { doc_id: number }>(db, 'SELECT rowid AS doc_id FROM decisions_fts WHERE decisions_fts MATCH ?');
   const insert = sql(db, `INSERT OR IGNORE INTO search_impacts (phrase, rows, beyond, listed, terms, deeper, matched)
     VALUES (?, ?, ?, ?, ?, ?, ?)`);

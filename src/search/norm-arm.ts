@@ -30,4 +30,4 @@ export const NORM_ARM_SQL = `
     JOIN (SELECT DISTINCT value ->> 0 AS law, value ->> 1 AS unit FROM json_each(?)) n
     JOIN citation_links l INDEXED BY citation_links_statutes
       ON l.reference_type = 'statute' AND l.target_law = n.law AND l.target_unit = n.unit AND l.from_row = r.row
-    GROUP BY r.id ORDER BY count(*) DESC, r.id LIMIT ?`;
+    GROUP BY r.id ORDER BY count(*) DESC, r.id LIMIT +?`;

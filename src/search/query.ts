@@ -103,7 +103,7 @@ export const quote = (term: string) => `"${term.replace(/"/gu, '""')}"`;
  * @example matchCount(db, 'decisions_fts', quote('kundig'), 2000) // 2000 where 2,000 rows or more hold it
  */
 export function matchCount(db: Database.Database, table: string, expression: string, cap: number): number {
-  return sql<[string, number], { n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`)
+  return sql<[string, number], { n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT +?)`)
     .get(expression, cap)!.n;
 }
 

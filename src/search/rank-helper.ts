@@ -92,7 +92,7 @@ class RankHelper {
     if (!this.#split?.fingerprint.equals(fingerprint)) {
       const { n } = sql<[], { n: number }>(db, 'SELECT count(*) AS n FROM search_docs').get()!;
       const at = n < Math.max(this.#splitFromDocs, 2) ? null
-        : sql<[number], { doc_id: number }>(db, 'SELECT doc_id FROM search_docs ORDER BY doc_id LIMIT 1 OFFSET ?').get(Math.floor(n / 2))!.doc_id;
+        : sql<[number], { doc_id: number }>(db, 'SELECT doc_id FROM search_docs ORDER BY doc_id LIMIT 1 OFFSET +?').get(Math.floor(n / 2))!.doc_id;
       this.#split = { fingerprint, at };
     }
     return this.#split.at;

@@ -51,10 +51,10 @@ export const matching = (filter: DocFilter) => (filter.whereOnDocs === ''
 export function rankRange(db: Database.Database, expression: string, filter: DocFilter, range: RowRange, pool: number): RangeRanking {
   const from = matching(filter);
   const rows = sql<unknown[], { doc_id: number; score: number }>(db,
-    `SELECT f.rowid AS doc_id, ${BM25} AS score ${from} ORDER BY score, f.rowid LIMIT ?`)
+    `SELECT f.rowid AS doc_id, ${BM25} AS score ${from} ORDER BY score, f.rowid LIMIT +?`)
     .all(expression, ...range, ...filter.params, pool);
   const matches = rows.length < pool ? rows.length
-    : sql<unknown[], { n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 ${from} LIMIT ?)`)
+    : sql<unknown[], { n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 ${from} LIMIT +?)`)
       .get(expression, ...range, ...filter.params, COUNT_CAP + 1)!.n;
   return { docIds: rows.map((row) => row.doc_id), scores: rows.map((row) => row.score), matches };
 }

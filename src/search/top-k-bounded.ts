@@ -34,7 +34,7 @@ function unitRows(db: Database.Database, text: string, memo: Map<string, StoredL
     return { ids, values: stored.terms, complete, last: complete ? 0 : stored.terms[ids.length - 1]!, rows: stored.rows };
   }
   const rows = sql<[string, number], { id: number; score: number }>(db,
-    `SELECT rowid AS id, ${BM25} AS score FROM decisions_fts WHERE decisions_fts MATCH ? LIMIT ?`).all(text, FETCH_MAX + 1);
+    `SELECT rowid AS id, ${BM25} AS score FROM decisions_fts WHERE decisions_fts MATCH ? LIMIT +?`).all(text, FETCH_MAX + 1);
   if (rows.length > FETCH_MAX) return null;
   return { ids: Int32Array.from(rows, (row) => row.id), values: Float64Array.from(rows, (row) => -row.score), complete: true, last: 0, rows: rows.length };
 }

@@ -226,7 +226,7 @@ function phraseRows(
     return { ids, terms: stored.terms, more: null, complete, rows: stored.rows, matched: null, deeper: complete, floor: null };
   }
   const rows = sql<[string, number], { id: number; score: number }>(db,
-    `SELECT rowid AS id, ${BM25} AS score FROM decisions_fts WHERE decisions_fts MATCH ? LIMIT ?`).all(phrase, FETCH_MAX + 1);
+    `SELECT rowid AS id, ${BM25} AS score FROM decisions_fts WHERE decisions_fts MATCH ? LIMIT +?`).all(phrase, FETCH_MAX + 1);
   if (rows.length > FETCH_MAX) return null;
   return {
     ids: Int32Array.from(rows, (row) => row.id), terms: Float64Array.from(rows, (row) => -row.score), more: null,
@@ -373,7 +373,7 @@ export function listsRanking(
         if (matched !== null) listsServed(db).countedFromSets++;
       }
     }
-    matched ??= sql<unknown[], { n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 ${matching(filter)} LIMIT ?)`)
+    matched ??= sql<unknown[], { n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 ${matching(filter)} LIMIT +?)`)
       .get(expression, ...ALL_ROWS, ...filter.params, COUNT_CAP + 1)!.n;
     return Math.min(matched, COUNT_CAP + 1);
   };

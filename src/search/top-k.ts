@@ -127,7 +127,7 @@ function candidatesOf(db: Database.Database, phrases: string[], pool: number, me
       }
     } else {
       const rows = sql<[string, number], { id: number }>(db,
-        'SELECT rowid AS id FROM decisions_fts WHERE decisions_fts MATCH ? LIMIT ?').all(phrase, FETCH_MAX + 1);
+        'SELECT rowid AS id FROM decisions_fts WHERE decisions_fts MATCH ? LIMIT +?').all(phrase, FETCH_MAX + 1);
       if (rows.length > FETCH_MAX) return null;
       // Read whole, the phrase's row count is exact (and no row outside these has it).
       const most = (K1 + 1) * idf(totals.rows, rows.length);
