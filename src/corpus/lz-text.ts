@@ -110,7 +110,11 @@ export function lzCompressText(text: string): Buffer {
     anchor = at;
   }
   op = writeSequence(out, op, input, anchor, n, 0, 0);
-  return Buffer.from(out.subarray(0, op));
+  // Memory of its own, not a slice of Node's shared pool (64 KB slabs in Node 24): a worker thread hands the value to
+  // the importer's main thread, and a view is cloned with its whole buffer (bench/README, "Session 23").
+  const stored = Buffer.allocUnsafeSlow(op);
+  out.copy(stored, 0, 0, op);
+  return stored;
 }
 
 /** Writes literals input[anchor, end) and, unless `length` is 0, a match of `length` bytes `distance` back. */

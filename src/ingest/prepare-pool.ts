@@ -6,6 +6,7 @@ import Tinypool from 'tinypool';
 import { IS_EXECUTABLE } from '../runtime/executable.ts';
 import type { AnalysisTask, ChunkAnalysis } from '../search/chunk-analysis.ts';
 import type { AnalysisThreads } from '../search/index-sync.ts';
+import { takeOver, type HandedItem } from './handoff.ts';
 import { failed, message, parseDocument, type ParsedItem } from './parse-document.ts';
 import type { PrepareTask } from './prepare-worker.ts';
 
@@ -62,8 +63,8 @@ export class ImportWorkers {
     this.waiting = [];
     this.unsent = new WeakSet();
     const task: PrepareTask = { documents: waiting.map((entry) => entry.document) };
-    (this.threads().run(task) as Promise<ParsedItem[][]>).then(
-      (results) => waiting.forEach((entry, index) => entry.resolve(results[index])),
+    (this.threads().run(task) as Promise<HandedItem[][]>).then(
+      (results) => waiting.forEach((entry, index) => entry.resolve(results[index].map(takeOver))),
       // A worker that dies on a task (its heap, say) fails its documents; the import goes on.
       (error: unknown) => waiting.forEach((entry) => entry.resolve([failed(entry.document.name, message(error))])),
     );

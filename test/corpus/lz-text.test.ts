@@ -145,3 +145,11 @@ test('lz text: matches of every distance and length, overlapping or not, and lit
     assert.equal(lzDecompressText(stored), bytewiseDecode(stored).toString('latin1'), `large, last match ${tail}`);
   }
 });
+
+test('a compressed text holds memory of its own, not a slice of a shared pool (a worker hands it on whole)', () => {
+  for (const bytes of [10, 3_000, 20_000]) {
+    const stored = lzCompressText(textOf(bytes));
+    assert.equal(stored.buffer.byteLength, stored.length, `${bytes} bytes`);
+    assert.equal(lzDecompressText(stored), textOf(bytes));
+  }
+});
