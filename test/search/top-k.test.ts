@@ -339,7 +339,7 @@ test('lists of session 19 (no deeper rows, no row sets) rank read-only as before
   assert.ok(proven > 0);
   // Neither deeper rows nor row sets read (entries may be skipped: a complete list says which rows match; rankings may
   // be proven from the lists' first rows).
-  assert.deepEqual({ ...listsServed(reader), skipped: 0, floored: 0, fromHead: 0 }, { ...before, skipped: 0, floored: 0, fromHead: 0 });
+  assert.deepEqual({ ...listsServed(reader), skipped: 0, floored: 0, fromHead: 0, entries: 0 }, { ...before, skipped: 0, floored: 0, fromHead: 0, entries: 0 });
   completeImpactLists(db);
   assert.equal(impactState(db)!.deeper, true);
   assert.equal(db.prepare(`SELECT count(*) FROM pragma_table_info('search_impacts') WHERE name IN ('deeper', 'matched')`).pluck().get(), 2);
