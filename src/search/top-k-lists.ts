@@ -471,25 +471,61 @@ export function matchesFromLists(db: Database.Database, expression: string, cap:
 /**
  * Per candidate (by its slot), reused from ranking to ranking (the path runs synchronously): its row id, its score so
  * far (the terms of the phrases it is listed for, in the order read), the phrases it is listed for (bits, `words` a
- * candidate) and each phrase's term (0 where not listed; `m` a candidate), from which an exact row's score is summed
- * in the expression's order, as bm25() adds them.
+ * candidate) and its last entry read (`lastEntry`, with three phrases or more).
  */
-let arrays = { ids: new Int32Array(0), score: new Float64Array(0), listedIn: new Uint32Array(0), terms: new Float64Array(0) };
+let arrays = { ids: new Int32Array(0), score: new Float64Array(0), listedIn: new Uint32Array(0), lastEntry: new Int32Array(0) };
+/**
+ * Per entry read (with three phrases or more): its phrase, its term and the entry read before it for the same candidate
+ * (-1: none), from which an exact row's score is summed again in the expression's order, as bm25() adds the terms (a
+ * row's terms arrive in the order the passes read them). Per entry, not per candidate and phrase: a query of many
+ * phrases would take that many times the memory.
+ */
+let entryArrays = { phrase: new Int32Array(0), term: new Float64Array(0), previous: new Int32Array(0) };
+
+/** An array of at least `size` values, the first `kept` of `array` in it. */
+function grown<T extends Int32Array | Uint32Array | Float64Array>(array: T, size: number, kept: number, make: (size: number) => T): T {
+  if (array.length >= size) return array;
+  const larger = make(Math.max(size, 2 * array.length));
+  larger.set(array.subarray(0, kept));
+  return larger;
+}
 
 /** The candidate arrays holding `capacity` candidates of `m` phrases, the first `kept` candidates' values kept. */
 function candidateArrays(capacity: number, m: number, kept: number) {
   const words = Math.ceil(m / 32);
-  if (arrays.ids.length >= capacity && arrays.listedIn.length >= capacity * words && arrays.terms.length >= capacity * m) return arrays;
-  const size = Math.max(capacity, 2 * arrays.ids.length);
-  const grown = {
-    ids: new Int32Array(size), score: new Float64Array(size), listedIn: new Uint32Array(size * words), terms: new Float64Array(size * m),
+  arrays = {
+    ids: grown(arrays.ids, capacity, kept, (size) => new Int32Array(size)),
+    score: grown(arrays.score, capacity, kept, (size) => new Float64Array(size)),
+    listedIn: grown(arrays.listedIn, capacity * words, kept * words, (size) => new Uint32Array(size)),
+    lastEntry: grown(arrays.lastEntry, capacity, kept, (size) => new Int32Array(size)),
   };
-  grown.ids.set(arrays.ids.subarray(0, kept));
-  grown.score.set(arrays.score.subarray(0, kept));
-  grown.listedIn.set(arrays.listedIn.subarray(0, kept * words));
-  grown.terms.set(arrays.terms.subarray(0, kept * m));
-  arrays = grown;
   return arrays;
+}
+
+/** The entry arrays holding `capacity` entries, the first `kept` entries' values kept. */
+function entriesArrays(capacity: number, kept: number) {
+  entryArrays = {
+    phrase: grown(entryArrays.phrase, capacity, kept, (size) => new Int32Array(size)),
+    term: grown(entryArrays.term, capacity, kept, (size) => new Float64Array(size)),
+    previous: grown(entryArrays.previous, capacity, kept, (size) => new Int32Array(size)),
+  };
+  return entryArrays;
+}
+
+/** A phrase's term per phrase of one candidate (summed in order, then cleared). */
+let termScratch = new Float64Array(0);
+
+/** An exact candidate's score as bm25() adds it: its terms in the expression's order (its entries by phrase). */
+function orderedSum(slot: number, m: number): number {
+  if (termScratch.length < m) termScratch = new Float64Array(m);
+  const { phrase, term, previous } = entryArrays;
+  for (let entry = arrays.lastEntry[slot]; entry >= 0; entry = previous[entry]) termScratch[phrase[entry]] = term[entry];
+  let sum = 0;
+  for (let at = 0; at < m; at++) {
+    sum += termScratch[at];
+    termScratch[at] = 0;
+  }
+  return sum;
 }
 
 /**
@@ -500,12 +536,14 @@ function candidateArrays(capacity: number, m: number, kept: number) {
 interface Accumulated {
   read: number[];
   count: number;
+  /** Entries kept in the entry arrays (three phrases or more). */
+  kept: number;
   slots: ReturnType<typeof slotsOfRows>;
   /** The rows every match holds as a pass found them (requiredBits), with the list they were taken from. */
   required: { from: PhraseRows; bits: Uint8Array | null } | null;
 }
 
-const accumulated = (m: number): Accumulated => ({ read: new Array<number>(m).fill(0), count: 0, slots: slotsOfRows(), required: null });
+const accumulated = (m: number): Accumulated => ({ read: new Array<number>(m).fill(0), count: 0, kept: 0, slots: slotsOfRows(), required: null });
 
 /** Entries in a list: its listed rows and the deeper ones read. */
 const entriesOf = (list: PhraseRows) => list.ids.length + (list.more?.ids.length ?? 0);
@@ -520,7 +558,7 @@ function readEntries(db: Database.Database, into: Accumulated, tree: MatchTree, 
   const words = Math.ceil(m / 32);
   const entries = lists.reduce((sum, list, phrase) => sum + entriesOf(list) - into.read[phrase], 0);
   const capacity = into.count + entries;
-  const { ids, score, listedIn, terms } = candidateArrays(capacity, m, into.count);
+  const { ids, score, listedIn, lastEntry } = candidateArrays(capacity, m, into.count);
   const { slots } = into;
   let { stamps, table } = slots.tables;
   const { mine } = slots.tables;
@@ -528,8 +566,10 @@ function readEntries(db: Database.Database, into: Accumulated, tree: MatchTree, 
   const rarest = requiredPhrase(tree, lists);
   if (rarest >= 0 && into.required?.from !== lists[rarest]) into.required = { from: lists[rarest], bits: requiredBits(lists[rarest]) };
   const required = rarest >= 0 && into.required!.bits !== null ? { phrase: rarest, bits: into.required!.bits } : null;
-  // Each phrase's term is kept only where an exact row's terms must be summed again in order (three phrases or more).
+  // Entries are kept only where an exact row's terms must be summed again in order (three phrases or more).
   const perPhrase = m > 2;
+  const { phrase: entryPhrase, term: entryTerm, previous } = perPhrase ? entriesArrays(into.kept + entries, into.kept) : entryArrays;
+  let kept = into.kept;
   let skipped = 0;
   let count = into.count;
   // Plain loops, no closure: the hot loop's variables stay the function's own.
@@ -572,17 +612,23 @@ function readEntries(db: Database.Database, into: Accumulated, tree: MatchTree, 
           score[slot] = term;
           for (let w = 0; w < words; w++) listedIn[slot * words + w] = 0;
           listedIn[slot * words + word] = bit;
-          if (perPhrase) for (let p = 0; p < m; p++) terms[slot * m + p] = 0;
+          lastEntry[slot] = -1;
         } else {
           score[slot] += term;
           listedIn[slot * words + word] |= bit;
         }
-        if (perPhrase) terms[slot * m + phrase] = term;
+        if (perPhrase) {
+          entryPhrase[kept] = phrase;
+          entryTerm[kept] = term;
+          previous[kept] = lastEntry[slot];
+          lastEntry[slot] = kept++;
+        }
       }
     }
     into.read[phrase] = offset;
   }
   into.count = count;
+  into.kept = kept;
   listsServed(db).entries += entries;
   listsServed(db).skipped += skipped;
 }
@@ -699,7 +745,7 @@ function rankedFrom(db: Database.Database, tree: MatchTree, lists: PhraseRows[],
   const m = lists.length;
   const words = Math.ceil(m / 32);
   const { count } = into;
-  const { ids, score, listedIn, terms } = arrays;
+  const { ids, score, listedIn } = arrays;
   // The most a row not listed for a phrase of an incomplete list scores for it: the list's last term.
   const lasts = lastTerms(lists);
   // The phrases of incomplete lists (bits, `words` of them): a candidate not listed for one may hold it.
@@ -754,11 +800,7 @@ function rankedFrom(db: Database.Database, tree: MatchTree, lists: PhraseRows[],
       const match = anyPhrase || matches(mayHave);
       if (match === true) {
         // Its score as bm25() adds it, the terms in the expression's order (two add alike either way round).
-        if (m > 2) {
-          let sum = 0;
-          for (let phrase = 0; phrase < m; phrase++) sum += terms[at * m + phrase];
-          score[at] = sum;
-        }
+        if (m > 2) score[at] = orderedSum(at, m);
         exact.push(at);
       }
       else if (match === null && score[at] > others) others = score[at];
