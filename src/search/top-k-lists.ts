@@ -21,6 +21,9 @@
 // the order is FTS5's whatever those terms are. Whether a row holds such a phrase: every row does where the phrase
 // matches every row, else unknown (a row of unknown match is bounded, not ranked). The scores of such a ranking are
 // FTS5's less those terms (below 2.2e-6 each; nothing reads them but the order); the count is FTS5's.
+// Since session 24: the passes of a ranking read each list entry once (each goes deeper than the one before and reads
+// only the entries past it), so they go deeper in smaller steps; a pass is tested only where a quick look at the sums
+// says it may prove the pool, and an exact row's terms are summed again in the expression's order.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { ftsTotals, impactListsHold, impactState, K1, readDeeper, readList, readRowSet, type ImpactState, type StoredList } from './impact-lists.ts';
