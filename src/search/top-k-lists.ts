@@ -21,6 +21,9 @@
 // the order is FTS5's whatever those terms are. Whether a row holds such a phrase: every row does where the phrase
 // matches every row, else unknown (a row of unknown match is bounded, not ranked). The scores of such a ranking are
 // FTS5's less those terms (below 2.2e-6 each; nothing reads them but the order); the count is FTS5's.
+// Since session 24: the passes of a ranking read each list entry once (each goes deeper than the one before and reads
+// only the entries past it), so they go deeper in smaller steps; a pass is tested only where a quick look at the sums
+// says it may prove the pool, and an exact row's terms are summed again in the expression's order.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { ftsTotals, impactListsHold, impactState, K1, readDeeper, readList, readRowSet, type ImpactState, type StoredList } from './impact-lists.ts';
@@ -28,7 +31,7 @@ import { ALL_ROWS, BM25, COUNT_CAP, matching, type DocFilter, type RangeRanking 
 
 /**
  * Per connection (benchmarks, tests): rankings proven only once the deeper rows were read, counts taken from the row
- * sets, and list entries skipped as rows lacking a phrase every match holds (requiredRows).
+ * sets, and list entries skipped as rows lacking a phrase every match holds (requiredPhrase).
  */
 export interface ListsServed {
   deeper: number;
@@ -36,14 +39,16 @@ export interface ListsServed {
   skipped: number;
   /** Rankings proven with floored phrases (PhraseRows.floor): their scores leave those phrases' terms out. */
   floored: number;
-  /** Rankings proven from the lists' first rows alone (HEAD_ROWS). */
+  /** Rankings proven from the lists' first rows alone (HEAD_ROWS, or more of them: not the whole lists). */
   fromHead: number;
+  /** List entries read into candidates. */
+  entries: number;
 }
 const served = new WeakMap<Database.Database, ListsServed>();
 
 export function listsServed(db: Database.Database): ListsServed {
   let counts = served.get(db);
-  if (!counts) served.set(db, (counts = { deeper: 0, countedFromSets: 0, skipped: 0, floored: 0, fromHead: 0 }));
+  if (!counts) served.set(db, (counts = { deeper: 0, countedFromSets: 0, skipped: 0, floored: 0, fromHead: 0, entries: 0 }));
   return counts;
 }
 
@@ -54,8 +59,17 @@ export function listsServed(db: Database.Database): ListsServed {
  */
 const DEEPER_PHRASES = 4;
 
-/** The rows of each list the first pass reads (listsRanking): a pool's worth four times over. */
-const HEAD_ROWS = (pool: number) => 4 * pool;
+/** The rows of each list the first pass reads (listsRanking): a pool's worth four times over (one row at least). */
+const HEAD_ROWS = (pool: number) => 4 * Math.max(pool, 1);
+/** Each pass over the lists' first rows reads this many times the rows of the pass before it. */
+const HEAD_GROWTH = 4;
+
+/**
+ * The shares of the lists' deeper rows the deeper passes read: each reads only the rows past the pass before it, so
+ * smaller first steps cost only their tests (at 100k the 19 of 200 bench rankings proven there read 3,400 fewer
+ * entries each than with halves: bench/README, session 24).
+ */
+const DEEPER_SHARES = [0.125, 0.25, 0.5, 1];
 
 /** A phrase without a list is read whole up to this many rows; beyond it the path gives up. */
 export const FETCH_MAX = 1_000;
@@ -165,6 +179,12 @@ interface PhraseRows {
 
 /** A phrase's rows in their parts (the listed, then the deeper ones), each of one shape (the hot loops stay monomorphic). */
 const partsOf = (list: PhraseRows) => [{ ids: list.ids, terms: list.terms }, ...(list.more ? [{ ids: list.more.ids, terms: list.more.terms }] : [])];
+/** The highest row id of a phrase's rows (0 where none is higher). */
+function highestOf(list: PhraseRows): number {
+  let highest = 0;
+  for (const { ids } of partsOf(list)) for (let i = 0; i < ids.length; i++) if (ids[i] > highest) highest = ids[i];
+  return highest;
+}
 /** The term of a phrase's last row read: the most any row it leaves out scores for it. */
 const lastTerm = (list: PhraseRows) => {
   const part = list.more && list.more.terms.length > 0 ? list.more : list;
@@ -305,7 +325,10 @@ export function slotsOfRows(highest = -1): { get(id: number): number | undefined
         others.set(id, slot);
       }
     },
-    tables: { stamps: stampTable, table: slotTable, mine },
+    // The arrays as they are now (a row id set past their length grows them).
+    get tables() {
+      return { stamps: stampTable, table: slotTable, mine };
+    },
   };
 }
 
@@ -377,27 +400,37 @@ export function listsRanking(
       .get(expression, ...ALL_ROWS, ...filter.params, COUNT_CAP + 1)!.n;
     return Math.min(matched, COUNT_CAP + 1);
   };
-  // First from the lists' first rows alone (HEAD_ROWS): where they prove the pool, the rest of each list cannot enter
-  // it (its terms are at most the head's last), and most of the work of a pass over whole lists is spared (one phrase:
-  // 80 entries instead of 4,000). Not with floored phrases (their order rests on the exact rows beyond the pool) or
-  // filters (each pass would read the rows passing them).
-  if (floored === 0 && filter.whereOnDocs === '') {
-    const head = rankedFrom(db, parsed.tree, listsOf().map((rows) => headOf(rows, HEAD_ROWS(pool))), filter, pool);
-    if (head.proven) {
-      listsServed(db).fromHead++;
-      return { ranking: { ...head.ranking, matches: countOf(head.matched) } };
-    }
+  // The passes read each entry once: a deeper pass reads only the entries past those the passes before it read.
+  const into = accumulated(parsed.phrases.length);
+  // First from the lists' first rows alone (HEAD_ROWS), then four times as many, and so on to the whole lists: where
+  // they prove the pool, the rest of each list cannot enter it (its terms are at most the head's last), and the rest
+  // of the lists is not read (one phrase: 80 entries instead of 4,000). Not with floored phrases (their order rests on
+  // the exact rows beyond the pool) or filters (each pass would read the rows passing them): the whole lists at once.
+  let rows = floored === 0 && filter.whereOnDocs === '' ? HEAD_ROWS(pool) : Infinity;
+  let found: Ranked;
+  for (let pass = 0; ; pass++, rows *= HEAD_GROWTH) {
+    const lists = listsOf().map((list) => headOf(list, rows));
+    const whole = lists.every((list, phrase) => list === byText.get(parsed.phrases[phrase]));
+    readEntries(db, into, parsed.tree, lists);
+    // A pass that cannot prove the pool is not tested (unless it is the last over the listed rows: its known rows).
+    if (!whole && !mayProve(into, parsed.tree, lists, pool)) continue;
+    found = rankedFrom(db, parsed.tree, lists, into, filter, pool);
+    // Counted as before session 24: the first pass over the heads (lists shorter than a head whole), and now the
+    // passes that read more of them.
+    if (found.proven && rows < Infinity && (pass === 0 || !whole)) listsServed(db).fromHead++;
+    if (found.proven || whole) break;
   }
-  let found = rankedFrom(db, parsed.tree, listsOf(), filter, pool);
-  // Not proven by the listed rows: again with the deeper rows of the lists that leave rows out (and their sets), first
-  // as many more as listed, then all (each pass costs some 100 ns a row: the slot tables' random reads).
+  // Not proven by the listed rows: on into the deeper rows of the lists that leave rows out (and their sets), by
+  // growing shares of them (DEEPER_SHARES).
   const shallow = [...byText.values()].filter((rows) => !rows!.deeper).length;
   if (!found.proven && !found.tied && state.deeper && 'all' in parsed.tree && shallow > 0 && shallow <= DEEPER_PHRASES) {
     for (const [phrase, rows] of byText) if (!rows!.deeper) byText.set(phrase, deepened(db, phrase, rows!));
-    for (const share of [0.5, 1]) {
+    for (const share of DEEPER_SHARES) {
       if (found.proven || found.tied) break;
       const lists = listsOf().map((rows) => (share === 1 ? rows : partly(rows, share)));
-      found = rankedFrom(db, parsed.tree, lists, filter, pool);
+      readEntries(db, into, parsed.tree, lists);
+      if (share < 1 && !mayProve(into, parsed.tree, lists, pool)) continue;
+      found = rankedFrom(db, parsed.tree, lists, into, filter, pool);
       if (found.proven) listsServed(db).deeper++;
     }
   }
@@ -438,46 +471,197 @@ export function matchesFromLists(db: Database.Database, expression: string, cap:
   return countFromSets(parsed.tree, withSets(db, parsed.phrases, lists), cap);
 }
 
-/** Candidate arrays reused from ranking to ranking (the path runs synchronously), grown where too small. */
-let arrays = { ids: new Int32Array(0), score: new Float64Array(0), listedIn: new Uint32Array(0), held: new Uint16Array(0), heldLast: new Float64Array(0) };
+/**
+ * Per candidate (by its slot), reused from ranking to ranking (the path runs synchronously): its row id, its score so
+ * far (the terms of the phrases it is listed for, in the order read), the phrases it is listed for (bits, `words` a
+ * candidate) and its last entry read (`lastEntry`, with three phrases or more).
+ */
+let arrays = { ids: new Int32Array(0), score: new Float64Array(0), listedIn: new Uint32Array(0), lastEntry: new Int32Array(0) };
+/**
+ * Per entry read (with three phrases or more): its phrase, its term and the entry read before it for the same candidate
+ * (-1: none), from which an exact row's score is summed again in the expression's order, as bm25() adds the terms (a
+ * row's terms arrive in the order the passes read them). Per entry, not per candidate and phrase: a query of many
+ * phrases would take that many times the memory.
+ */
+let entryArrays = { phrase: new Int32Array(0), term: new Float64Array(0), previous: new Int32Array(0) };
 
-/** The candidate arrays for `capacity` candidates of `words` words of phrase bits, zeroed (fresh memory is dear here). */
-function candidateArrays(capacity: number, words: number) {
-  if (arrays.ids.length < capacity || arrays.listedIn.length < capacity * words) {
-    const size = Math.max(capacity, 2 * arrays.ids.length);
-    arrays = {
-      ids: new Int32Array(size), score: new Float64Array(size), listedIn: new Uint32Array(size * Math.max(words, 1)),
-      held: new Uint16Array(size), heldLast: new Float64Array(size),
-    };
-    return arrays;
-  }
-  arrays.score.fill(0, 0, capacity);
-  arrays.listedIn.fill(0, 0, capacity * words);
-  arrays.held.fill(0, 0, capacity);
-  arrays.heldLast.fill(0, 0, capacity);
+/** An array of at least `size` values, the first `kept` of `array` in it. */
+function grown<T extends Int32Array | Uint32Array | Float64Array>(array: T, size: number, kept: number, make: (size: number) => T): T {
+  if (array.length >= size) return array;
+  const larger = make(Math.max(size, 2 * array.length));
+  larger.set(array.subarray(0, kept));
+  return larger;
+}
+
+/** The candidate arrays holding `capacity` candidates of `m` phrases, the first `kept` candidates' values kept. */
+function candidateArrays(capacity: number, m: number, kept: number) {
+  const words = Math.ceil(m / 32);
+  arrays = {
+    ids: grown(arrays.ids, capacity, kept, (size) => new Int32Array(size)),
+    score: grown(arrays.score, capacity, kept, (size) => new Float64Array(size)),
+    listedIn: grown(arrays.listedIn, capacity * words, kept * words, (size) => new Uint32Array(size)),
+    lastEntry: grown(arrays.lastEntry, capacity, kept, (size) => new Int32Array(size)),
+  };
   return arrays;
+}
+
+/** The entry arrays holding `capacity` entries, the first `kept` entries' values kept. */
+function entriesArrays(capacity: number, kept: number) {
+  entryArrays = {
+    phrase: grown(entryArrays.phrase, capacity, kept, (size) => new Int32Array(size)),
+    term: grown(entryArrays.term, capacity, kept, (size) => new Float64Array(size)),
+    previous: grown(entryArrays.previous, capacity, kept, (size) => new Int32Array(size)),
+  };
+  return entryArrays;
+}
+
+/** A phrase's term per phrase of one candidate (summed in order, then cleared). */
+let termScratch = new Float64Array(0);
+
+/** An exact candidate's score as bm25() adds it: its terms in the expression's order (its entries by phrase). */
+function orderedSum(slot: number, m: number): number {
+  if (termScratch.length < m) termScratch = new Float64Array(m);
+  const { phrase, term, previous } = entryArrays;
+  for (let entry = arrays.lastEntry[slot]; entry >= 0; entry = previous[entry]) termScratch[phrase[entry]] = term[entry];
+  let sum = 0;
+  for (let at = 0; at < m; at++) {
+    sum += termScratch[at];
+    termScratch[at] = 0;
+  }
+  return sum;
+}
+
+/**
+ * The lists' entries read into candidates so far in one ranking: `read` entries of each list (its listed rows, then its
+ * deeper ones), `count` candidates in the candidate arrays. A pass reads only the entries past those (a deeper pass
+ * no longer reads the lists anew from their first rows).
+ */
+interface Accumulated {
+  read: number[];
+  count: number;
+  /** Entries kept in the entry arrays (three phrases or more). */
+  kept: number;
+  slots: ReturnType<typeof slotsOfRows>;
+  /** The rows every match holds as a pass found them (requiredBits), with the list they were taken from. */
+  required: { from: PhraseRows; bits: Uint8Array | null } | null;
+}
+
+const accumulated = (m: number): Accumulated => ({ read: new Array<number>(m).fill(0), count: 0, kept: 0, slots: slotsOfRows(), required: null });
+
+/** Entries in a list: its listed rows and the deeper ones read. */
+const entriesOf = (list: PhraseRows) => list.ids.length + (list.more?.ids.length ?? 0);
+
+/**
+ * Reads the entries of `lists` (each the same list as in the passes before, as deep or deeper) past those read into
+ * `into`. Entries of rows outside the set of a phrase every match holds are skipped: such rows cannot match (at 500k
+ * decisions the lists' deeper rows held 100,000 entries, most of rows lacking the rarest required phrase).
+ */
+function readEntries(db: Database.Database, into: Accumulated, tree: MatchTree, lists: PhraseRows[]): void {
+  const m = lists.length;
+  const words = Math.ceil(m / 32);
+  const entries = lists.reduce((sum, list, phrase) => sum + entriesOf(list) - into.read[phrase], 0);
+  const capacity = into.count + entries;
+  const { ids, score, listedIn, lastEntry } = candidateArrays(capacity, m, into.count);
+  const { slots } = into;
+  let { stamps, table } = slots.tables;
+  const { mine } = slots.tables;
+  // The rows every match holds, from the list of the phrase that says so: a complete list's bitmap built once a ranking.
+  const rarest = requiredPhrase(tree, lists);
+  if (rarest >= 0 && into.required?.from !== lists[rarest]) into.required = { from: lists[rarest], bits: requiredBits(lists[rarest]) };
+  const required = rarest >= 0 && into.required!.bits !== null ? { phrase: rarest, bits: into.required!.bits } : null;
+  // Entries are kept only where an exact row's terms must be summed again in order (three phrases or more).
+  const perPhrase = m > 2;
+  const { phrase: entryPhrase, term: entryTerm, previous } = perPhrase ? entriesArrays(into.kept + entries, into.kept) : entryArrays;
+  let kept = into.kept;
+  let skipped = 0;
+  let count = into.count;
+  // Plain loops, no closure: the hot loop's variables stay the function's own.
+  for (let phrase = 0; phrase < m; phrase++) {
+    const word = phrase >>> 5;
+    const bit = 1 << (phrase & 31);
+    let offset = 0;
+    for (const part of partsOf(lists[phrase])) {
+      const partIds = part.ids;
+      const partTerms = part.terms;
+      // This part's entries not read yet.
+      const from = Math.max(0, into.read[phrase] - offset);
+      offset += partIds.length;
+      for (let i = from; i < partIds.length; i++) {
+        const id = partIds[i];
+        if (required !== null && phrase !== required.phrase
+          && (id < 0 || (id >> 3) >= required.bits.length || (required.bits[id >> 3] & (1 << (id & 7))) === 0)) {
+          skipped++;
+          continue;
+        }
+        let slot: number | undefined;
+        let fresh = false;
+        // The tables hold every row id below their length (negative ids and ids past TABLE_ROWS: the map; the tables
+        // are grown for the others).
+        if (id >= 0 && id < stamps.length) {
+          if (stamps[id] === mine) slot = table[id];
+          else {
+            stamps[id] = mine;
+            table[id] = slot = count++;
+            fresh = true;
+          }
+        } else if ((slot = slots.get(id)) === undefined) {
+          slots.set(id, (slot = count++));
+          ({ stamps, table } = slots.tables);
+          fresh = true;
+        }
+        const term = partTerms[i];
+        if (fresh) {
+          ids[slot] = id;
+          score[slot] = term;
+          for (let w = 0; w < words; w++) listedIn[slot * words + w] = 0;
+          listedIn[slot * words + word] = bit;
+          lastEntry[slot] = -1;
+        } else {
+          score[slot] += term;
+          listedIn[slot * words + word] |= bit;
+        }
+        if (perPhrase) {
+          entryPhrase[kept] = phrase;
+          entryTerm[kept] = term;
+          previous[kept] = lastEntry[slot];
+          lastEntry[slot] = kept++;
+        }
+      }
+    }
+    into.read[phrase] = offset;
+  }
+  into.count = count;
+  into.kept = kept;
+  listsServed(db).entries += entries;
+  listsServed(db).skipped += skipped;
 }
 
 /** A bitmap reused from pass to pass for a required phrase whose list is complete (cleared before each use). */
 let requiredScratch = new Uint8Array(0);
 
 /**
- * The rows of the rarest phrase of the tree's top AND (every match holds it) whose rows are known (its list complete,
- * or its row set read), as a bitmap by row id (bit `id & 7` of byte `id >> 3`); null where none is known or the tree
- * is no AND. A complete list's bitmap is the scratch, valid until the next call.
+ * The rarest phrase of the tree's top AND (every match holds it) whose rows are known (its list complete, or its row
+ * set read); -1 where none is or the tree is no AND.
  */
-function requiredRows(tree: MatchTree, lists: PhraseRows[], highest: number): { phrase: number; bits: Uint8Array } | null {
-  const candidates = 'all' in tree ? tree.all.flatMap((part) => ('phrase' in part ? [part.phrase] : [])) : [];
+function requiredPhrase(tree: MatchTree, lists: PhraseRows[]): number {
   let phrase = -1;
-  for (const at of candidates) {
-    const list = lists[at];
+  if (!('all' in tree)) return phrase;
+  for (const part of tree.all) {
+    if (!('phrase' in part)) continue;
+    const list = lists[part.phrase];
     // A floored phrase lists no rows: its empty list says nothing of the rows it holds.
-    if (list.floor === null && (list.complete || list.matched !== null) && (phrase < 0 || list.rows < lists[phrase].rows)) phrase = at;
+    if (list.floor === null && (list.complete || list.matched !== null) && (phrase < 0 || list.rows < lists[phrase].rows)) phrase = part.phrase;
   }
-  if (phrase < 0) return null;
-  const list = lists[phrase];
-  if (!list.complete) return { phrase, bits: list.matched! };
-  const size = (highest >> 3) + 1;
+  return phrase;
+}
+
+/**
+ * The rows of a phrase every match holds (requiredPhrase) as a bitmap by row id (bit `id & 7` of byte `id >> 3`): its
+ * row set, or a complete list's rows (the scratch, valid until the next call); null where a row id is negative.
+ */
+function requiredBits(list: PhraseRows): Uint8Array | null {
+  if (!list.complete) return list.matched!;
+  const size = (highestOf(list) >> 3) + 1;
   if (requiredScratch.length < size) requiredScratch = new Uint8Array(Math.max(size, 2 * requiredScratch.length));
   else requiredScratch.fill(0, 0, size);
   for (const { ids } of partsOf(list)) {
@@ -487,7 +671,68 @@ function requiredRows(tree: MatchTree, lists: PhraseRows[], highest: number): { 
       requiredScratch[ids[i] >> 3] |= 1 << (ids[i] & 7);
     }
   }
-  return { phrase, bits: requiredScratch };
+  return requiredScratch;
+}
+
+/** Each list's last term read (0 for a complete list): the most a row it leaves out scores for its phrase. */
+const lastTerms = (lists: PhraseRows[]) => lists.map((list) => (list.complete ? 0 : lastTerm(list)));
+
+/**
+ * The most a row in no list scores: the sum of the incomplete lists' last terms; -Infinity where such a row cannot
+ * match (it lacks every phrase of a complete list, may have those of the others; a floored phrase: every row's, or
+ * unknown).
+ */
+function boundOfUnlisted(tree: MatchTree, lists: PhraseRows[]): number {
+  const inNoList = compiled(tree)((phrase) => {
+    const { floor } = lists[phrase];
+    if (floor !== null) return floor.every ? true : null;
+    return lists[phrase].complete ? false : null;
+  });
+  return inNoList === false ? -Infinity : lastTerms(lists).reduce((sum, last) => sum + last, 0);
+}
+
+/**
+ * Whether a pass over `lists` may prove the pool (one quick look at the candidates' sums and bits, before the pass's
+ * test of each candidate): every row of the pool is known exactly, so listed for each phrase whose list leaves rows out
+ * and says nothing of them (no row set), and scores above the most a row in no list scores; at least `pool`
+ * candidates must be so. Where every list is so (and no phrase floored), that is the pass's own test (rankedFrom)
+ * without its closures: a candidate listed for every phrase is exact and matches, any other may match, bounded by its
+ * sum and the last terms of the phrases it is not listed for, and the pool's last must beat every such bound.
+ */
+function mayProve(into: Accumulated, tree: MatchTree, lists: PhraseRows[], pool: number): boolean {
+  const bound = boundOfUnlisted(tree, lists);
+  if (bound === -Infinity) return true;
+  const m = lists.length;
+  const words = Math.ceil(m / 32);
+  const lasts = lastTerms(lists);
+  // The phrases an exact row is listed for (the first 32 of them: enough to say it may not be exact).
+  let needed = 0;
+  lists.forEach((list, phrase) => {
+    if (phrase < 32 && !list.complete && list.matched === null) needed |= 1 << phrase;
+  });
+  const plain = m <= 32 && lists.every((list) => !list.complete && list.matched === null && list.floor === null);
+  const { score, listedIn } = arrays;
+  // The best `pool` sums of candidates that may be exact, best first; the most any other candidate scores.
+  const kept: number[] = [];
+  let others = bound;
+  for (let at = 0; at < into.count; at++) {
+    const listed = listedIn[at * words];
+    if ((listed & needed) !== needed) {
+      if (plain) {
+        let most = score[at];
+        for (let missing = needed & ~listed; missing !== 0; missing &= missing - 1) most += lasts[31 - Math.clz32(missing & -missing)];
+        if (most > others) others = most;
+      }
+    } else if (score[at] > bound && (kept.length < pool || score[at] > kept[pool - 1])) {
+      let place = kept.length < pool ? kept.length : pool - 1;
+      while (place > 0 && kept[place - 1] < score[at]) {
+        kept[place] = kept[place - 1];
+        place--;
+      }
+      kept[place] = score[at];
+    }
+  }
+  return kept.length === pool && (!plain || kept[pool - 1] > others * (1 + MARGIN) + MARGIN);
 }
 
 /** What one pass over the lists gave: the ranking (matches: `matched`, null where not known) or the rows known exactly. */
@@ -499,67 +744,18 @@ type Ranked = { proven: true; ranking: RangeRanking; matched: number | null }
  * every match; otherwise the rows they score exactly. A candidate is known exactly where, for each phrase, it is
  * listed, or the phrase's list is complete, or the phrase's row set says it lacks the phrase.
  */
-function rankedFrom(db: Database.Database, tree: MatchTree, lists: PhraseRows[], filter: DocFilter, pool: number): Ranked {
+function rankedFrom(db: Database.Database, tree: MatchTree, lists: PhraseRows[], into: Accumulated, filter: DocFilter, pool: number): Ranked {
   const m = lists.length;
   const words = Math.ceil(m / 32);
-  const capacity = lists.reduce((sum, list) => sum + list.ids.length + (list.more?.ids.length ?? 0), 0);
-  // Per candidate (by its slot): its score so far (the terms of the phrases it is listed for, added in the
-  // expression's order, as bm25() adds them), the phrases it is listed for (bits), how many incomplete lists hold it
-  // and the sum of those lists' last terms.
-  const { ids, score, listedIn, held, heldLast } = candidateArrays(capacity, words);
-  const parts = lists.map(partsOf);
-  let highest = 0;
-  for (const part of parts.flat()) for (let i = 0; i < part.ids.length; i++) if (part.ids[i] > highest) highest = part.ids[i];
-  const slots = slotsOfRows(highest);
-  const { stamps, table, mine } = slots.tables;
-  // Rows outside the set of a phrase every match holds cannot match: their entries in the other lists are skipped
-  // (at 500k decisions the lists' deeper rows held 100,000 entries, most of rows lacking the rarest required phrase).
-  const required = requiredRows(tree, lists, highest);
-  let skipped = 0;
-  let count = 0;
+  const { count } = into;
+  const { ids, score, listedIn } = arrays;
   // The most a row not listed for a phrase of an incomplete list scores for it: the list's last term.
-  let unlisted = 0;
-  let incomplete = 0;
-  const lasts = lists.map((list) => (list.complete ? 0 : lastTerm(list)));
+  const lasts = lastTerms(lists);
+  // The phrases of incomplete lists (bits, `words` of them): a candidate not listed for one may hold it.
+  const open = new Uint32Array(words);
   lists.forEach((list, phrase) => {
-    const last = lasts[phrase];
-    if (!list.complete) {
-      unlisted += last;
-      incomplete++;
-    }
-    const word = phrase >>> 5;
-    const bit = 1 << (phrase & 31);
-    for (const part of parts[phrase]) {
-      for (let i = 0; i < part.ids.length; i++) {
-        const id = part.ids[i];
-        if (required !== null && phrase !== required.phrase
-          && (id < 0 || (id >> 3) >= required.bits.length || (required.bits[id >> 3] & (1 << (id & 7))) === 0)) {
-          skipped++;
-          continue;
-        }
-        let slot: number | undefined;
-        // The tables hold every row id below their length (negative ids and ids past TABLE_ROWS: the map).
-        if (id >= 0 && id < stamps.length) {
-          if (stamps[id] === mine) slot = table[id];
-          else {
-            stamps[id] = mine;
-            table[id] = slot = count++;
-            ids[slot] = id;
-          }
-        } else if ((slot = slots.get(id)) === undefined) {
-          slots.set(id, (slot = count++));
-          ids[slot] = id;
-        }
-        score[slot] += part.terms[i];
-        listedIn[slot * words + word] |= bit;
-        if (!list.complete) {
-          held[slot]++;
-          heldLast[slot] += last;
-        }
-      }
-    }
+    if (!list.complete) open[phrase >>> 5] |= 1 << (phrase & 31);
   });
-  listsServed(db).skipped += skipped;
   // Any of the phrases (hybrid's arm): every candidate is listed for one, so it matches.
   const anyPhrase = 'phrase' in tree || ('any' in tree && tree.any.every((part) => 'phrase' in part));
   // The candidate the tree is tested for (one function each way, not a closure per candidate).
@@ -588,26 +784,28 @@ function rankedFrom(db: Database.Database, tree: MatchTree, lists: PhraseRows[],
   // A row in no list: lacks every phrase of a complete list, may have those of the others (a floored phrase: every
   // row's, or unknown).
   const matches = compiled(tree);
-  let others = matches((phrase) => {
-    const floor = floors[phrase];
-    if (floor !== null) return floor.every ? true : null;
-    return lists[phrase].complete ? false : null;
-  }) === false ? -Infinity : unlisted;
+  let others = boundOfUnlisted(tree, lists);
   const exact: number[] = [];
-  const withSets = lists.some((list) => list.matched !== null);
   // A row holding a phrase whose AND does not match it is bounded, not scored: its sum holds that phrase's term.
   const adds = everyTermAdds(tree);
   for (at = 0; at < count; at++) {
-    let most = held[at] === incomplete ? 0 : unlisted - heldLast[at];
-    if (most > 0 && withSets) {
-      // The row sets may say which unlisted phrases it lacks: those add nothing (FTS5 adds 0.0 for them).
-      most = 0;
-      for (let phrase = 0; phrase < m; phrase++) if (!isListed(phrase) && !lacks(phrase)) most += lasts[phrase];
+    // The most its phrases not listed add: the lists' last terms, but for those it lacks (complete lists, row sets:
+    // FTS5 adds 0.0 for them).
+    let most = 0;
+    for (let word = 0; word < words; word++) {
+      for (let missing = open[word] & ~listedIn[at * words + word]; missing !== 0; missing &= missing - 1) {
+        const phrase = 32 * word + 31 - Math.clz32(missing & -missing);
+        if (!lacks(phrase)) most += lasts[phrase];
+      }
     }
     if (most === 0 && (adds === null || adds(holds))) {
       // Whether it matches: true, false, or null where a phrase it may hold is not known (a floored one without a set).
       const match = anyPhrase || matches(mayHave);
-      if (match === true) exact.push(at);
+      if (match === true) {
+        // Its score as bm25() adds it, the terms in the expression's order (two add alike either way round).
+        if (m > 2) score[at] = orderedSum(at, m);
+        exact.push(at);
+      }
       else if (match === null && score[at] > others) others = score[at];
     } else if (score[at] + most > others && (anyPhrase || matches(mayHave) !== false)) {
       others = score[at] + most;
@@ -686,10 +884,9 @@ function countFromSets(tree: MatchTree, lists: PhraseRows[], cap: number): numbe
   const loose = (phrase: number) => every(phrase) || unknown(phrase);
   if (lists.some((_, phrase) => loose(phrase)) && compiled(tree)(loose) !== false) return null;
   let size = 0;
-  const highest = (list: PhraseRows) => partsOf(list).reduce((most, part) => part.ids.reduce((high, id) => Math.max(high, id), most), 0);
   for (const [phrase, list] of lists.entries()) {
     const set = setOf(list);
-    if (!loose(phrase)) size = Math.max(size, set ? (set.length + 3) >> 2 : (highest(list) >> 5) + 1);
+    if (!loose(phrase)) size = Math.max(size, set ? (set.length + 3) >> 2 : (highestOf(list) >> 5) + 1);
   }
   if (onesScratch.length < size) onesScratch = new Uint32Array(Math.max(size, 2 * onesScratch.length)).fill(0xffffffff);
   const filled: { bits: Uint32Array; ids: Int32Array }[] = [];
