@@ -4,6 +4,7 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { FastResponse } from 'srvx';
 import { ApiError, unexpectedFailure } from '../errors.ts';
 import type { Config } from '../config.ts';
+import { envelope, type Answer } from '../operations/execute.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
@@ -36,11 +37,55 @@ export const WRITTEN = Symbol.for('h3.handled');
  */
 export function writeJson(res: ServerResponse, config: Config, status: number, body: unknown,
   extra: Record<string, string>): typeof WRITTEN {
-  // A write already waiting on the connection (a slow reader, an answer queued behind a pipelined one) would keep the
-  // reused buffer: such an answer gets bytes of its own, sized to it.
-  const waiting = !res.socket || res.socket.writableLength > 0;
   const text = JSON.stringify(body);
-  const bytes = waiting ? Buffer.from(text) : answerBytes(text);
+  return writeBytes(res, config, status, ownBytes(res) ? Buffer.from(text) : answerBytes(text), extra);
+}
+
+/**
+ * The UTF-8 bytes of kept results' JSON: a search hands out the answer it keeps (src/search/answer-cache.ts, frozen)
+ * to every call asking the same again, and such a call copies these bytes instead of stringifying and encoding the
+ * answer anew (bench/README, Session 24). Keyed by the result, they go when the cache lets it go.
+ */
+const keptResults = new WeakMap<object, Buffer>();
+
+/**
+ * An operation's answer written as writeJson writes its body, byte for byte; a kept (frozen) result's JSON is made
+ * once, and each answer adds its envelope's fields (its credits differ call by call) after the result's own.
+ */
+export function writeAnswer(res: ServerResponse, config: Config, answer: Answer, extra: Record<string, string>): typeof WRITTEN {
+  const { result } = answer;
+  if (!Object.isFrozen(result)) return writeJson(res, config, answer.status, answer.body, extra);
+  // The envelope's text without its opening brace, after the result's last field (a comma) or alone in an empty one.
+  const fields = JSON.stringify(envelope({}, answer.body.credits, config)).slice(1);
+  const kept = keptResults.get(result);
+  if (kept) return writeBytes(res, config, answer.status, joined(res, kept, kept.length > 1 ? `,${fields}` : fields), extra);
+  const text = JSON.stringify(result);
+  const tail = text.length > 2 ? `,${fields}` : fields;
+  const body = text.slice(0, -1) + tail;
+  const bytes = ownBytes(res) ? Buffer.from(body) : answerBytes(body);
+  writeBytes(res, config, answer.status, bytes, extra);
+  // Kept once the answer is on its way (its bytes stay as they are, whoever holds them now): the result's text up to
+  // its closing brace.
+  keptResults.set(result, Buffer.from(bytes.subarray(0, bytes.length - Buffer.byteLength(tail))));
+  return WRITTEN;
+}
+
+/** A kept result's bytes and the text after them, in the reused buffer where it may be used, else bytes of their own. */
+function joined(res: ServerResponse, kept: Buffer, tail: string): Buffer {
+  if (ownBytes(res) || kept.length > SCRATCH_UNITS) return Buffer.concat([kept, Buffer.from(tail)]);
+  const into = scratchOf(kept.length + tail.length * 3);
+  kept.copy(into);
+  return into.subarray(0, kept.length + into.write(tail, kept.length));
+}
+
+/**
+ * Whether an answer needs bytes of its own: a write already waiting on the connection (a slow reader, an answer queued
+ * behind a pipelined one) would keep the reused buffer.
+ */
+const ownBytes = (res: ServerResponse) => !res.socket || res.socket.writableLength > 0;
+
+/** The head and `bytes` in one write; the reused buffer is given up when the write keeps it. */
+function writeBytes(res: ServerResponse, config: Config, status: number, bytes: Buffer, extra: Record<string, string>): typeof WRITTEN {
   const named: [string, string][] = [['content-type', JSON_TYPE], ['x-service-api-release', config.release], ...Object.entries(extra)];
   named.sort(([a], [b]) => (a < b ? -1 : 1));
   const head = named.flat();
@@ -57,6 +102,16 @@ const SCRATCH_UNITS = 256 * 1024;
 const SCRATCH_FIRST_BYTES = 64 * 1024;
 let scratch: Buffer | null = null;
 
+/** The reused buffer, at least `bytes` long. */
+function scratchOf(bytes: number): Buffer {
+  if (!scratch || scratch.length < bytes) {
+    let size = scratch?.length ?? SCRATCH_FIRST_BYTES;
+    while (size < bytes) size *= 2;
+    scratch = Buffer.allocUnsafeSlow(size);
+  }
+  return scratch;
+}
+
 /**
  * The UTF-8 bytes of an answer's text, in the reused buffer: a new Buffer per answer (Buffer.from) measures the
  * text, allocates and encodes; memory freshly touched is dear on the machines measured (bench/README, Session 22).
@@ -67,13 +122,8 @@ let scratch: Buffer | null = null;
 function answerBytes(text: string): Buffer {
   if (text.length > SCRATCH_UNITS) return Buffer.from(text);
   // Room for the worst case (3 bytes a unit), so that write() never cuts the text short.
-  const needed = text.length * 3;
-  if (!scratch || scratch.length < needed) {
-    let size = scratch?.length ?? SCRATCH_FIRST_BYTES;
-    while (size < needed) size *= 2;
-    scratch = Buffer.allocUnsafeSlow(size);
-  }
-  return scratch.subarray(0, scratch.write(text));
+  const into = scratchOf(text.length * 3);
+  return into.subarray(0, into.write(text));
 }
 
 /** An HTML page (the docs pages answers link to). */
