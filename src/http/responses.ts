@@ -42,9 +42,10 @@ export function writeJson(res: ServerResponse, config: Config, status: number, b
 }
 
 /**
- * The UTF-8 bytes of kept results' JSON: a search hands out the answer it keeps (src/search/answer-cache.ts, frozen)
- * to every call asking the same again, and such a call copies these bytes instead of stringifying and encoding the
- * answer anew (bench/README, Session 24). Keyed by the result, they go when the cache lets it go.
+ * The UTF-8 bytes of kept results' JSON: a search hands out the answer it keeps (src/search/answer-cache.ts, frozen
+ * deeply: only that cache freezes results) to every call asking the same again, and such a call copies these bytes
+ * instead of stringifying and encoding the answer anew (bench/README, Session 24). Keyed by the result, they go when
+ * the cache lets it go.
  */
 const keptResults = new WeakMap<object, Buffer>();
 
