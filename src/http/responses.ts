@@ -32,22 +32,21 @@ export const WRITTEN = Symbol.for('h3.handled');
  * A JSON answer written straight to Node's response (`res`, the server's), as jsonResponse's would be on the wire:
  * the same status line, headers in the order a Headers object lists them (by name) with content-length last, and the
  * same body, sent in one write; without a web Response, two Headers objects and srvx's copy of them. The body goes as
- * UTF-8 bytes encoded once into a reused buffer (`answerBytes`): its length is the content-length, and Node writes
+ * UTF-8 bytes encoded once into a reused buffer (`joined`): its length is the content-length, and Node writes
  * the head and the bytes with one writev, where a string body was measured, encoded again and joined to the head.
  */
 export function writeJson(res: ServerResponse, config: Config, status: number, body: unknown,
   extra: Record<string, string>): typeof WRITTEN {
-  const text = JSON.stringify(body);
-  return writeBytes(res, config, status, ownBytes(res) ? Buffer.from(text) : answerBytes(text), extra);
+  return writeBytes(res, config, status, joined(res, JSON.stringify(body), ''), extra);
 }
 
 /**
- * The UTF-8 bytes of kept results' JSON: a search hands out the answer it keeps (src/search/answer-cache.ts, frozen
- * deeply: only that cache freezes results) to every call asking the same again, and such a call copies these bytes
- * instead of stringifying and encoding the answer anew (bench/README, Session 24). Keyed by the result, they go when
- * the cache lets it go.
+ * The JSON text of kept results: a search hands out the answer it keeps (src/search/answer-cache.ts, frozen deeply:
+ * only that cache freezes results) to every call asking the same again, and such a call writes this text instead of
+ * stringifying the answer anew (bench/README, Session 24). Text, not bytes: a copy of the bytes per answer made the
+ * new queries' writes dearer (+0.04 ms), and the text exists already. Keyed by the result, it goes with it.
  */
-const keptResults = new WeakMap<object, Buffer>();
+const keptResults = new WeakMap<object, string>();
 
 /**
  * An operation's answer written as writeJson writes its body, byte for byte; a kept (frozen) result's JSON is made
@@ -58,25 +57,25 @@ export function writeAnswer(res: ServerResponse, config: Config, answer: Answer,
   if (!Object.isFrozen(result)) return writeJson(res, config, answer.status, answer.body, extra);
   // The envelope's text without its opening brace, after the result's last field (a comma) or alone in an empty one.
   const fields = JSON.stringify(envelope({}, answer.body.credits, config)).slice(1);
-  const kept = keptResults.get(result);
-  if (kept) return writeBytes(res, config, answer.status, joined(res, kept, kept.length > 1 ? `,${fields}` : fields), extra);
-  const text = JSON.stringify(result);
-  const tail = text.length > 2 ? `,${fields}` : fields;
-  const body = text.slice(0, -1) + tail;
-  const bytes = ownBytes(res) ? Buffer.from(body) : answerBytes(body);
-  writeBytes(res, config, answer.status, bytes, extra);
-  // Kept once the answer is on its way (its bytes stay as they are, whoever holds them now): the result's text up to
-  // its closing brace.
-  keptResults.set(result, Buffer.from(bytes.subarray(0, bytes.length - Buffer.byteLength(tail))));
-  return WRITTEN;
+  // The result's JSON without its closing brace (a slice: no copy).
+  let opened = keptResults.get(result);
+  if (opened === undefined) keptResults.set(result, opened = JSON.stringify(result).slice(0, -1));
+  return writeBytes(res, config, answer.status, joined(res, opened, opened.length > 1 ? `,${fields}` : fields), extra);
 }
 
-/** A kept result's bytes and the text after them, in the reused buffer where it may be used, else bytes of their own. */
-function joined(res: ServerResponse, kept: Buffer, tail: string): Buffer {
-  if (ownBytes(res) || kept.length > SCRATCH_UNITS) return Buffer.concat([kept, Buffer.from(tail)]);
-  const into = scratchOf(kept.length + tail.length * 3);
-  kept.copy(into);
-  return into.subarray(0, kept.length + into.write(tail, kept.length));
+/**
+ * Two texts' UTF-8 bytes one after the other, in the reused buffer: a new Buffer per answer (Buffer.from) measures the
+ * text, allocates and encodes; memory freshly touched is dear on the machines measured (bench/README, Session 22).
+ * Valid until the next call; writeBytes gives the buffer up when a write keeps it, and an answer gets bytes of its own
+ * where a write already waits on its connection (a slow reader, a pipelined answer queued behind another): a kept
+ * buffer pins only one answer's worth of memory per slow connection.
+ */
+function joined(res: ServerResponse, first: string, second: string): Buffer {
+  if (ownBytes(res) || first.length > SCRATCH_UNITS) return Buffer.from(first + second);
+  // Room for the worst case (3 bytes a unit), so that write() never cuts the text short.
+  const into = scratchOf((first.length + second.length) * 3);
+  const length = into.write(first);
+  return into.subarray(0, length + into.write(second, length));
 }
 
 /**
@@ -111,20 +110,6 @@ function scratchOf(bytes: number): Buffer {
     scratch = Buffer.allocUnsafeSlow(size);
   }
   return scratch;
-}
-
-/**
- * The UTF-8 bytes of an answer's text, in the reused buffer: a new Buffer per answer (Buffer.from) measures the
- * text, allocates and encodes; memory freshly touched is dear on the machines measured (bench/README, Session 22).
- * Valid until the next call; writeJson gives the buffer up when a write keeps it (a slow reader, a pipelined answer
- * queued behind another), and encodes an answer with bytes of its own where a write already waits: a kept buffer pins
- * only one answer's worth of memory per slow connection.
- */
-function answerBytes(text: string): Buffer {
-  if (text.length > SCRATCH_UNITS) return Buffer.from(text);
-  // Room for the worst case (3 bytes a unit), so that write() never cuts the text short.
-  const into = scratchOf(text.length * 3);
-  return into.subarray(0, into.write(text));
 }
 
 /** An HTML page (the docs pages answers link to). */
