@@ -3,7 +3,7 @@
  * per stage, from the client's send to its read of the whole answer: new keyword queries (the answer cache and the
  * kept page texts emptied before each) over one kept-alive connection. Never part of `npm test`.
  *
- *   node --min-semi-space-size=16 --max-semi-space-size=16 bench/edge-stages.ts --db .tmp/bench-100k.db [--n 200] [--rounds 3] [--before DIR]
+ *   node --min-semi-space-size=16 --max-semi-space-size=16 bench/edge-stages.ts --db .tmp/bench-100k.db [--n 200] [--rounds 3] [--before DIR] [--kept]
  *
  * The stages are marked from outside the code measured, so that an older checkout is measured the same way: the
  * server's 'request' event, the state store's callerAndRoom and commitCall, the operation's handler, JSON.stringify
@@ -12,7 +12,8 @@
  * the handler and after 'finish' (V8 runs its scavenges as tasks between requests: with the client in this process
  * they land before it reads the answer), and how much the V8 heap grew (no GC in between: what was allocated). --before DIR: an older checkout (`git archive dea9e2f | tar -x -C DIR`, node_modules linked)
  * serves the same corpus on a second server in this process, queried in turn with this tree's (which one first
- * alternates by query), so the two columns share the machine's drift. The first round is untimed (warm-up).
+ * alternates by query), so the two columns share the machine's drift. The first round is untimed (warm-up). --kept:
+ * the answer cache is left as it is, so the timed rounds ask for kept answers (the first round's; --n at most 256).
  */
 import { ServerResponse } from 'node:http';
 import { PerformanceObserver } from 'node:perf_hooks';
@@ -25,9 +26,10 @@ import { benchQueries } from './search-queries.ts';
 
 const { values } = parseArgs({ options: {
   db: { type: 'string' }, n: { type: 'string', default: '200' }, rounds: { type: 'string', default: '3' }, before: { type: 'string' },
+  kept: { type: 'boolean', default: false },
 } });
 if (!values.db) {
-  console.error('usage: node bench/edge-stages.ts --db CORPUS [--n 200] [--rounds 3] [--before DIR]');
+  console.error('usage: node bench/edge-stages.ts --db CORPUS [--n 200] [--rounds 3] [--before DIR] [--kept]');
   process.exit(2);
 }
 
@@ -94,8 +96,10 @@ async function tree(dir: string) {
   return {
     service,
     ask: async (query: string) => {
-      answers.clearAnswers(service.corpus);
-      texts.dropPageTexts(service.corpus);
+      if (!values.kept) {
+        answers.clearAnswers(service.corpus);
+        texts.dropPageTexts(service.corpus);
+      }
       for (const name of Object.keys(marks)) delete marks[name];
       const started = performance.now();
       const answer = await httpGet(`${service.url}/api/v1/decisions/search?${new URLSearchParams({ query, mode: 'keyword' })}`,
@@ -152,7 +156,7 @@ for (let round = 0; round < Number(values.rounds); round++) {
 await new Promise((done) => setTimeout(done, 100));
 const samples = taken.map((list) => STAGES.map(([, of]) => list.map(of)));
 const { n } = mine.service.corpus.prepare('SELECT count(*) AS n FROM decisions').get() as { n: number };
-console.log(`edge stages: ${queries.length} keyword queries x ${Number(values.rounds) - 1} timed rounds, ${n} decisions; node ${process.version}`);
+console.log(`edge stages: ${queries.length} keyword queries${values.kept ? ' (kept answers)' : ''} x ${Number(values.rounds) - 1} timed rounds, ${n} decisions; node ${process.version}`);
 const header = ['stage', 'p50', 'mean'];
 if (older) header.push(`before p50 (${values.before})`, 'before mean', 'p50 ratio', 'mean ratio');
 const table: (string | number)[][] = [header];

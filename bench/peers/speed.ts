@@ -16,7 +16,8 @@
  * server in this process, its new queries timed beside this tree's (which of the two asks first alternates by query);
  * --before-db: the same decisions in the file as the older checkout wrote it (a file this tree upgraded in place holds
  * what the older code does not read, or reads otherwise). A further row asks the same new queries of the same corpus
- * served by a process of its own, as `juralite serve` runs (bench/peers/speed-server.ts).
+ * served by a process of its own, as `juralite serve` runs (bench/peers/speed-server.ts). With --before, the older
+ * checkout's kept answer is asked too, beside this tree's (which of the two asks first alternates by query).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -133,7 +134,7 @@ const { legal, mixed } = benchQueries(requests);
 const table: (string | number)[][] = [['measure', 'p50 ms', 'p95 ms', 'p99 ms', 'x Xapian p50', 'x Xapian p95', 'target']];
 const TARGETS: Record<string, string> = { keyword: 'p50 <= 5, p95 <= 15', hybrid: 'p50 <= 12, p95 <= 30' };
 for (const [mode, queries] of [['keyword', legal], ['hybrid', mixed]] as const) {
-  const [xapianTimes, mine, older, again, ownProcess]: number[][] = [[], [], [], [], []];
+  const [xapianTimes, mine, older, again, olderAgain, ownProcess]: number[][] = [[], [], [], [], [], []];
   const timed = async (samples: number[] | null, work: () => Promise<unknown>) => {
     const started = performance.now();
     await work();
@@ -152,7 +153,9 @@ for (const [mode, queries] of [['keyword', legal], ['hybrid', mixed]] as const) 
     });
     const theirs = () => (before ? timed(counted ? older : null, () => before.fresh(mode, query)) : Promise.resolve());
     for (const run of index % 2 === 0 ? [ours, theirs] : [theirs, ours]) await run();
-    await timed(counted ? again : null, () => search(mode, query));
+    const oursAgain = () => timed(counted ? again : null, () => search(mode, query));
+    const theirsAgain = () => (before ? timed(counted ? olderAgain : null, () => searchOn(before.service)(mode, query)) : Promise.resolve());
+    for (const run of index % 2 === 0 ? [oursAgain, theirsAgain] : [theirsAgain, oursAgain]) await run();
     const authorization = await apart.forget();
     await timed(counted ? ownProcess : null, () => apart.search(mode, query, authorization));
   }
@@ -160,7 +163,10 @@ for (const [mode, queries] of [['keyword', legal], ['hybrid', mixed]] as const) 
   table.push([`Xapian in-process, defaults (${mode} queries)`, peer.p50, peer.p95, peer.p99, '1.00', '1.00', '']);
   const rows: [string, number[]][] = [[`${mode}: HTTP, new query`, mine], [`${mode}: HTTP, same query again (kept answer)`, again],
     [`${mode}: HTTP, new query, server in its own process`, ownProcess]];
-  if (before) rows.push([`${mode}: HTTP, new query, before (${values.before})`, older]);
+  if (before) {
+    rows.push([`${mode}: HTTP, new query, before (${values.before})`, older],
+      [`${mode}: HTTP, same query again (kept answer), before`, olderAgain]);
+  }
   for (const [name, samples] of rows) {
     const s = stats(samples);
     table.push([name, s.p50, s.p95, s.p99, (s.p50 / peer.p50).toFixed(1), (s.p95 / peer.p95).toFixed(1), TARGETS[mode]]);

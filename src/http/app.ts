@@ -8,7 +8,7 @@ import type { Operation, Services } from '../operations/operation.ts';
 import type { Caller } from '../accounts/tokens.ts';
 import { execute } from '../operations/execute.ts';
 import { jsonBodyArguments, queryArguments } from './arguments.ts';
-import { htmlResponse, jsonResponse, problemResponse, writeJson } from './responses.ts';
+import { htmlResponse, jsonResponse, problemResponse, writeAnswer } from './responses.ts';
 import { changelogPage, errorsPage } from './docs-pages.ts';
 import { openApiDocument } from './openapi.ts';
 import { mcpHttpHandler, MCP_PATH } from '../mcp/http.ts';
@@ -74,7 +74,7 @@ function operationHandler(operation: Operation, services: Services, observabilit
       const res = event.runtime?.node?.res;
       if (!(res instanceof ServerResponse) || !record) return jsonResponse(services.config, answer.status, answer.body, headers);
       record.status = answer.status;
-      return writeJson(res, services.config, answer.status, answer.body, { ...headers, 'x-request-id': record.id });
+      return writeAnswer(res, services.config, answer, { ...headers, 'x-request-id': record.id });
     } catch (error) {
       // A stored upload that was then refused (quota, say) is never recorded: its file goes too.
       if (stored) await rm(stored.path, { force: true });

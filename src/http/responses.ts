@@ -4,6 +4,7 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { FastResponse } from 'srvx';
 import { ApiError, unexpectedFailure } from '../errors.ts';
 import type { Config } from '../config.ts';
+import { envelope, type Answer } from '../operations/execute.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
@@ -31,16 +32,60 @@ export const WRITTEN = Symbol.for('h3.handled');
  * A JSON answer written straight to Node's response (`res`, the server's), as jsonResponse's would be on the wire:
  * the same status line, headers in the order a Headers object lists them (by name) with content-length last, and the
  * same body, sent in one write; without a web Response, two Headers objects and srvx's copy of them. The body goes as
- * UTF-8 bytes encoded once into a reused buffer (`answerBytes`): its length is the content-length, and Node writes
+ * UTF-8 bytes encoded once into a reused buffer (`joined`): its length is the content-length, and Node writes
  * the head and the bytes with one writev, where a string body was measured, encoded again and joined to the head.
  */
 export function writeJson(res: ServerResponse, config: Config, status: number, body: unknown,
   extra: Record<string, string>): typeof WRITTEN {
-  // A write already waiting on the connection (a slow reader, an answer queued behind a pipelined one) would keep the
-  // reused buffer: such an answer gets bytes of its own, sized to it.
-  const waiting = !res.socket || res.socket.writableLength > 0;
-  const text = JSON.stringify(body);
-  const bytes = waiting ? Buffer.from(text) : answerBytes(text);
+  return writeBytes(res, config, status, joined(res, JSON.stringify(body), ''), extra);
+}
+
+/**
+ * The JSON text of kept results: a search hands out the answer it keeps (src/search/answer-cache.ts, frozen deeply:
+ * only that cache freezes results) to every call asking the same again, and such a call writes this text instead of
+ * stringifying the answer anew (bench/README, Session 24). Text, not bytes: a copy of the bytes per answer made the
+ * new queries' writes dearer (+0.04 ms), and the text exists already. Keyed by the result, it goes with it.
+ */
+const keptResults = new WeakMap<object, string>();
+
+/**
+ * An operation's answer written as writeJson writes its body, byte for byte; a kept (frozen) result's JSON is made
+ * once, and each answer adds its envelope's fields (its credits differ call by call) after the result's own.
+ */
+export function writeAnswer(res: ServerResponse, config: Config, answer: Answer, extra: Record<string, string>): typeof WRITTEN {
+  const { result } = answer;
+  if (!Object.isFrozen(result)) return writeJson(res, config, answer.status, answer.body, extra);
+  // The envelope's text without its opening brace, after the result's last field (a comma) or alone in an empty one.
+  const fields = JSON.stringify(envelope({}, answer.body.credits, config)).slice(1);
+  // The result's JSON without its closing brace (a slice: no copy).
+  let opened = keptResults.get(result);
+  if (opened === undefined) keptResults.set(result, opened = JSON.stringify(result).slice(0, -1));
+  return writeBytes(res, config, answer.status, joined(res, opened, opened.length > 1 ? `,${fields}` : fields), extra);
+}
+
+/**
+ * Two texts' UTF-8 bytes one after the other, in the reused buffer: a new Buffer per answer (Buffer.from) measures the
+ * text, allocates and encodes; memory freshly touched is dear on the machines measured (bench/README, Session 22).
+ * Valid until the next call; writeBytes gives the buffer up when a write keeps it, and an answer gets bytes of its own
+ * where a write already waits on its connection (a slow reader, a pipelined answer queued behind another): a kept
+ * buffer pins only one answer's worth of memory per slow connection.
+ */
+function joined(res: ServerResponse, first: string, second: string): Buffer {
+  if (ownBytes(res) || first.length > SCRATCH_UNITS) return Buffer.from(first + second);
+  // Room for the worst case (3 bytes a unit), so that write() never cuts the text short.
+  const into = scratchOf((first.length + second.length) * 3);
+  const length = into.write(first);
+  return into.subarray(0, length + into.write(second, length));
+}
+
+/**
+ * Whether an answer needs bytes of its own: a write already waiting on the connection (a slow reader, an answer queued
+ * behind a pipelined one) would keep the reused buffer.
+ */
+const ownBytes = (res: ServerResponse) => !res.socket || res.socket.writableLength > 0;
+
+/** The head and `bytes` in one write; the reused buffer is given up when the write keeps it. */
+function writeBytes(res: ServerResponse, config: Config, status: number, bytes: Buffer, extra: Record<string, string>): typeof WRITTEN {
   const named: [string, string][] = [['content-type', JSON_TYPE], ['x-service-api-release', config.release], ...Object.entries(extra)];
   named.sort(([a], [b]) => (a < b ? -1 : 1));
   const head = named.flat();
@@ -57,23 +102,14 @@ const SCRATCH_UNITS = 256 * 1024;
 const SCRATCH_FIRST_BYTES = 64 * 1024;
 let scratch: Buffer | null = null;
 
-/**
- * The UTF-8 bytes of an answer's text, in the reused buffer: a new Buffer per answer (Buffer.from) measures the
- * text, allocates and encodes; memory freshly touched is dear on the machines measured (bench/README, Session 22).
- * Valid until the next call; writeJson gives the buffer up when a write keeps it (a slow reader, a pipelined answer
- * queued behind another), and encodes an answer with bytes of its own where a write already waits: a kept buffer pins
- * only one answer's worth of memory per slow connection.
- */
-function answerBytes(text: string): Buffer {
-  if (text.length > SCRATCH_UNITS) return Buffer.from(text);
-  // Room for the worst case (3 bytes a unit), so that write() never cuts the text short.
-  const needed = text.length * 3;
-  if (!scratch || scratch.length < needed) {
+/** The reused buffer, at least `bytes` long. */
+function scratchOf(bytes: number): Buffer {
+  if (!scratch || scratch.length < bytes) {
     let size = scratch?.length ?? SCRATCH_FIRST_BYTES;
-    while (size < needed) size *= 2;
+    while (size < bytes) size *= 2;
     scratch = Buffer.allocUnsafeSlow(size);
   }
-  return scratch.subarray(0, scratch.write(text));
+  return scratch;
 }
 
 /** An HTML page (the docs pages answers link to). */

@@ -12,10 +12,11 @@ export interface Credits {
   credits_remaining: number;
 }
 
-/** A successful answer: the operation's result with the envelope. */
+/** A successful answer: the operation's result with the envelope (`body`), and the result as the handler gave it. */
 export interface Answer {
   status: number;
   body: Record<string, unknown> & { api_version: string; changelog_url: string; credits: Credits };
+  result: object;
 }
 
 /** Stable JSON: object keys sorted, so equal arguments give equal keys whatever their order. */
@@ -174,10 +175,11 @@ export async function execute<TArgs, TResult extends object>(
   if (!outcome.charged) throw insufficientCredits(outcome.cost, outcome.balance.total);
   for (const effect of ctx.effects) effect();
   const credits = { metered: true, cost: outcome.cost, credits_remaining: outcome.balance.total };
-  return { status: operation.status ?? 200, body: envelope(result, credits, config) };
+  return { status: operation.status ?? 200, body: envelope(result, credits, config), result };
 }
 
-function envelope(result: object, credits: Credits, config: Services['config']): Answer['body'] {
+/** The result with the envelope's fields after its own (no result has fields of those names). */
+export function envelope(result: object, credits: Credits, config: Services['config']): Answer['body'] {
   return { ...result, api_version: config.release, changelog_url: config.changelogUrl, credits };
 }
 

@@ -19,7 +19,10 @@ export function corpusVersion(db: Database.Database): string {
   return version;
 }
 
-/** Freezes an answer deeply: one that is handed out again must never be changed by whoever got it first. */
+/**
+ * Freezes an answer deeply: one that is handed out again must never be changed by whoever got it first (and the HTTP
+ * edge writes a frozen result from the JSON bytes it keeps beside it: src/http/responses.ts writeAnswer).
+ */
 function frozen<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     for (const item of Object.values(value)) frozen(item);

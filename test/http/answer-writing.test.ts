@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { writeJson } from '../../src/http/responses.ts';
+import { writeAnswer, writeJson } from '../../src/http/responses.ts';
 import type { Config } from '../../src/config.ts';
 import { startApi } from '../helpers/api.ts';
 import { OPERATIONS } from '../../src/operations/index.ts';
@@ -127,6 +127,48 @@ test('a search answer on the wire: its head byte for byte, its content-length in
     }
   } finally {
     await api.close();
+  }
+});
+
+test('a kept search answer asked again is its first answer\'s bytes with this call\'s credits', async () => {
+  // The answer cache hands out the same frozen answer; its JSON is written from bytes kept beside it (responses.ts
+  // writeAnswer), and each call's envelope (its credits) follows: stale credits or a wrong join would show here.
+  const api = await startApi({ corpus: 'demo' });
+  try {
+    const org = api.org();
+    const token = `Bearer ${org.token(['search'])}`;
+    const [kept, other] = ['Kündigung', 'Mangel'].map((query) => `/api/v1/decisions/search?${new URLSearchParams({ query, mode: 'keyword' })}`);
+    const first = await rawAnswer(api.url, kept, token);
+    const text = first.body.toString('utf8');
+    const answer = JSON.parse(text) as { results: unknown[]; credits: { cost: number; credits_remaining: number } };
+    assert.ok(answer.results.length > 0);
+    assert.equal(answer.credits.cost, 1);
+    assert.equal(text, JSON.stringify(answer), 'the first answer is its envelope stringified');
+    await rawAnswer(api.url, other, token);
+    const again = await rawAnswer(api.url, kept, token);
+    const credits = { metered: true, cost: 0, credits_remaining: answer.credits.credits_remaining - 1 };
+    assert.equal(org.balance(), credits.credits_remaining);
+    assert.equal(again.body.toString('utf8'), JSON.stringify({ ...answer, credits }));
+    assert.ok(again.head.includes(`content-length: ${again.body.length}`));
+  } finally {
+    await api.close();
+  }
+});
+
+test('a kept result without fields of its own is the envelope alone', async () => {
+  const answer = { status: 200, result: Object.freeze({}), body: { api_version: 'r', changelog_url: 'c', credits: { metered: true, cost: 0, credits_remaining: 3 } } };
+  const server: Server = createServer((_request, response) => { writeAnswer(response, { release: 'r', changelogUrl: 'c' } as Config, answer, {}); });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  try {
+    const { port } = server.address() as AddressInfo;
+    for (let call = 0; call < 2; call++) {
+      const { head, body } = await rawAnswer(`http://127.0.0.1:${port}`, '/', 'Bearer x');
+      assert.equal(body.toString('utf8'), JSON.stringify(answer.body), `call ${call}`);
+      assert.ok(head.includes(`content-length: ${body.length}`));
+    }
+  } finally {
+    server.closeAllConnections();
+    await new Promise((done) => server.close(done));
   }
 });
 
