@@ -79,7 +79,7 @@ function unpack(packed: Uint8Array): PageParts {
   const sections: (string | null)[] = [null];
   for (let count = reader.unsigned(); count > 0; count--) {
     const length = reader.unsigned();
-    sections.push(utf8Text(packed, reader.at, reader.at + length));
+    sections.push(sectionName(packed, reader.at, reader.at + length));
     reader.at += length;
   }
   const chunks: PartChunk[] = [];
@@ -154,9 +154,41 @@ function fingerprint(contentHash: string): number[] {
   return Array.from({ length: FINGERPRINT_BYTES }, (_, i) => fingerprintByte(contentHash, i));
 }
 
-/** Byte `i` of the fingerprint (a page checks 20 decisions' hashes: no array made for each). */
+/** Byte `i` of the fingerprint (a page checks 20 decisions' hashes: no array made for each, no slice parsed). */
 function fingerprintByte(contentHash: string, i: number): number {
-  return Number.parseInt(contentHash.slice(2 * i, 2 * i + 2), 16) || 0;
+  const high = hexDigit(contentHash.charCodeAt(2 * i));
+  const low = hexDigit(contentHash.charCodeAt(2 * i + 1));
+  return high >= 0 && low >= 0 ? high * 16 + low : Number.parseInt(contentHash.slice(2 * i, 2 * i + 2), 16) || 0;
+}
+
+/** The value of a hex digit's code unit, or -1. */
+function hexDigit(unit: number): number {
+  if (unit >= 0x30 && unit <= 0x39) return unit - 0x30;
+  const lower = unit | 0x20;
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
+}
+
+/**
+ * The section names decoded so far, with their bytes: every decision packs the same few (Tenor, Tatbestand, Gründe),
+ * and a page decoded each anew (80 strings a page, 5% of its parts' and texts' reading; Session 24).
+ */
+const knownSections: { bytes: Uint8Array; name: string }[] = [];
+const KNOWN_SECTIONS = 64;
+
+/** The section name packed in bytes [start, end): one met before is the same string again. */
+function sectionName(packed: Uint8Array, start: number, end: number): string {
+  for (const known of knownSections) if (sameBytes(known.bytes, packed, start, end)) return known.name;
+  const name = utf8Text(packed, start, end);
+  if (knownSections.length >= KNOWN_SECTIONS) knownSections.length = 0;
+  knownSections.push({ bytes: new Uint8Array(packed.subarray(start, end)), name });
+  return name;
+}
+
+/** Whether `bytes` equals packed[start, end). */
+function sameBytes(bytes: Uint8Array, packed: Uint8Array, start: number, end: number): boolean {
+  if (bytes.length !== end - start) return false;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== packed[start + i]) return false;
+  return true;
 }
 
 /** The UTF-8 text of bytes [start, end) (a Buffer, as SQLite's blobs come, decodes in place, without a view made). */

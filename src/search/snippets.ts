@@ -13,8 +13,13 @@ export interface Snippet {
 
 // Tested first: most slices hold nothing to escape (or to collapse), and are then used as they are, not copied.
 const escapeHtml = (text: string) => (/[&<>]/u.test(text) ? text.replace(/&/gu, '&amp;').replace(/</gu, '&lt;').replace(/>/gu, '&gt;') : text);
+/**
+ * White space other than the space, or two spaces: `[^\S ]| {2}` with JS's \s written out and without the u flag (the
+ * same code points; a lone surrogate is white space in neither), tested in 0.73x the time on a page's pieces (Session 24).
+ */
+const TO_COLLAPSE = /[\t-\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| {2}/;
 /** Runs of white space as one space. */
-const collapseSpaces = (text: string) => (/[^\S ]| {2}/u.test(text) ? text.replace(/\s+/gu, ' ') : text);
+const collapseSpaces = (text: string) => (TO_COLLAPSE.test(text) ? text.replace(/\s+/gu, ' ') : text);
 
 /**
  * text[start, end) as a snippet shows it: escaped, <mark> around each of `marks` (spans in order; one not wholly in

@@ -37,6 +37,44 @@ test('page parts: packed and read back as written, nulls, gaps, overlaps and lar
   assert.equal(decodePageParts(null, HASH), undefined);
 });
 
+test('page parts: section names read back as packed when many decisions share them and when they differ in one byte', () => {
+  // More names than the unpacking keeps (64), of equal byte lengths, differing in their last byte or only as UTF-8
+  // ('Gründe' and 'Grunde' + one letter are 7 bytes each), each decision with three of them, read in turn twice.
+  const names = [...Array.from({ length: 150 }, (_, i) => `Abschnitt ${String(i).padStart(3, '0')}`), 'Gründe', 'Grundex', 'Gr\u00fcndf', 'Tenor', 'Tenos', 'Ä', 'Ö'];
+  const packs = names.map((name, i) => {
+    const chunks = [name, names[(i * 7 + 3) % names.length], names[(i * 13 + 5) % names.length]].map((section, k) =>
+      ({ id: i * 10 + k, section, rn_from: null, rn_to: null, start_offset: k * 10, end_offset: k * 10 + 5 }));
+    return { parts: { chunks, randnummern: [] }, packed: encodePageParts(HASH, { chunks, randnummern: [] }) };
+  });
+  for (let round = 0; round < 2; round++) {
+    for (const { parts, packed } of packs) assert.deepEqual(decodePageParts(packed, HASH), parts);
+  }
+});
+
+test('page parts: trusted for exactly the content hashes the parsed fingerprint trusted (case, non-hex, short hashes)', () => {
+  // The fingerprint as Session 19 wrote and checked it: each byte parsed from two characters of the hash.
+  const before = (hash: string, i: number) => Number.parseInt(hash.slice(2 * i, 2 * i + 2), 16) || 0;
+  const trustedBefore = (packedFor: string, readFor: string) =>
+    Array.from({ length: 8 }, (_, i) => i).every((i) => Buffer.from([before(packedFor, i)])[0] === before(readFor, i));
+  const parts: PageParts = { chunks: [{ id: 1, section: 'Tenor', rn_from: null, rn_to: null, start_offset: 0, end_offset: 9 }], randnummern: [] };
+  const odd = ['', '0', '9f8', '9F86D081884C7D65', 'g9f86d081884c7d6', '1g2h3i4j5k6l7m8n', '-1-2-3-4-5-6-7-8', ' 1 2 3 4 5 6 7 8', '+f+f+f+f+f+f+f+f', 'zzzzzzzzzzzzzzzz', '0x0x0x0x0x0x0x0x', '\u00e40\u00e40\u00e40\u00e40'];
+  let seed = 7;
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  const alphabet = '0123456789abcdefABCDEFgz -+x';
+  const hashes = [HASH, HASH.toUpperCase(), ...odd, ...Array.from({ length: 300 }, () =>
+    Array.from({ length: 1 + Math.floor(random() * 20) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''))];
+  let trusted = 0;
+  for (const packedFor of hashes) {
+    const packed = encodePageParts(packedFor, parts);
+    for (const readFor of [packedFor, packedFor.toUpperCase(), packedFor.toLowerCase(), `0${packedFor.slice(1)}`, packedFor.slice(0, 15), hashes[Math.floor(random() * hashes.length)]]) {
+      const expected = trustedBefore(packedFor, readFor);
+      assert.equal(decodePageParts(packed, readFor) !== undefined, expected, `${JSON.stringify(packedFor)} read for ${JSON.stringify(readFor)}`);
+      if (expected) trusted++;
+    }
+  }
+  assert.ok(trusted > 300, `only ${trusted} trusted`);
+});
+
 /** A copy of the demo corpus, changed by `change` through a plain connection (nothing upgraded). */
 function copyOf(source: string, dir: string, name: string, change: (db: Database.Database) => void): string {
   const path = join(dir, name);

@@ -68,3 +68,14 @@ test('snippets: pieces collapsed one by one show what collapsing the joined snip
     }
   }), { numRuns: 400 });
 });
+
+test('snippets: every code point (and lone surrogate) collapsed as white space exactly when JS calls it one (Session 24)', () => {
+  // Each alone, doubled and beside a space, inside a piece and at its ends: the written-out class of the collapse test
+  // against \s under the u flag (oldShown).
+  for (let unit = 0; unit <= 0x10ffff; unit++) {
+    const ch = String.fromCodePoint(unit);
+    for (const text of [`a${ch}b`, `a ${ch}b`, `a${ch}${ch}b`, `${ch}x`, `x${ch}`]) {
+      assert.equal(shownText(text, 0, text.length, []), oldShown(text, 0, text.length, []), `U+${unit.toString(16)} in ${JSON.stringify(text)}`);
+    }
+  }
+});
