@@ -3,6 +3,7 @@
 // corpus holds (law_aliases 'name:' keys, written at import from each law's GII title).
 import type Database from 'better-sqlite3';
 import { nameKey } from '../corpus/law-aliases.ts';
+import { corpusVersion } from '../db/corpus-version.ts';
 import { sql } from '../db/statements.ts';
 import type { LawNameLookup } from './statutes.ts';
 
@@ -14,9 +15,7 @@ const cache = new WeakMap<Database.Database, Names>();
  * once per connection and again when the database changed (an import: SQLite's data_version, or a write on it).
  */
 export function corpusLawNames(corpus: Database.Database): LawNameLookup {
-  const { data_version: other } = sql<[], { data_version: number }>(corpus, 'PRAGMA data_version').get()!;
-  const { own } = sql<[], { own: number }>(corpus, 'SELECT total_changes() AS own').get()!;
-  const version = `${other}:${own}`;
+  const version = corpusVersion(corpus);
   let names = cache.get(corpus);
   if (!names || names.version !== version) {
     const rows = sql<[], { alias_key: string; abbreviation: string }>(corpus,

@@ -4,24 +4,13 @@
 // connection: SQLite's data_version; a write on this connection: total_changes) empties the cache, and a reopened
 // corpus (SIGHUP) is a new connection with a cache of its own.
 import type Database from 'better-sqlite3';
-import { sql } from '../db/statements.ts';
+import { corpusVersion } from '../db/corpus-version.ts';
 
 /** Answers kept per connection (each some 10 to 60 KB: up to about 15 MB). */
 export const ANSWER_CACHE_SIZE = 256;
 
 interface Cache { version: string; answers: Map<string, object> }
 const caches = new WeakMap<Database.Database, Cache>();
-
-/**
- * The state of the corpus as this connection reads it now: changes whenever anything commits to the file. Two
- * statements: the pragma's table form (pragma_data_version) prepares the pragma again on every run, some 2-3x the
- * time of both (Session 24).
- */
-export function corpusVersion(db: Database.Database): string {
-  const { data_version: dataVersion } = sql<[], { data_version: number }>(db, 'PRAGMA data_version').get()!;
-  const { changes } = sql<[], { changes: number }>(db, 'SELECT total_changes() AS changes').get()!;
-  return `${dataVersion}:${changes}`;
-}
 
 /**
  * Freezes an answer deeply: one that is handed out again must never be changed by whoever got it first (and the HTTP

@@ -19,7 +19,7 @@
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { setAsideSwitch } from './set-aside.ts';
-import { corpusVersion } from './answer-cache.ts';
+import { corpusVersion } from '../db/corpus-version.ts';
 import { PackedBits } from './hamming-kernel.ts';
 
 /** The filters as the scan applies them; null: no condition. */

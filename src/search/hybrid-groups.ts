@@ -5,7 +5,7 @@
 // naming the norm's law anywhere), and a phrase written twice is matched and scored twice.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
-import { corpusVersion } from './answer-cache.ts';
+import { corpusVersion } from '../db/corpus-version.ts';
 import { withoutWords } from './bridge-units.ts';
 import { splitCompounds } from './compound-parts.ts';
 import { ftsTotals, impactListsHold, impactState, LIST_MIN_ROWS } from './impact-lists.ts';

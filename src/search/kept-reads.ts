@@ -1,7 +1,7 @@
 // What a connection has read from the corpus file and may read again while the file is unchanged: decoded impact
 // lists (impact-lists.ts) and compound lookups (query.ts), kept per connection within one bound of bytes.
 import type Database from 'better-sqlite3';
-import { sql } from '../db/statements.ts';
+import { corpusVersion } from '../db/corpus-version.ts';
 
 /**
  * Bytes kept per connection (impact-lists.ts: decoded lists, deeper rows, row sets; query.ts: compound lookups): a
@@ -21,8 +21,7 @@ const keptReads = new WeakMap<Database.Database, Kept>();
  * changes rows (total_changes); call inside the read transaction that uses it.
  */
 export function keptRead<T>(db: Database.Database, key: string, read: () => T, bytes: (value: T) => number): T {
-  const version = sql<[], { v: number; c: number }>(db, 'SELECT (SELECT data_version FROM pragma_data_version) AS v, total_changes() AS c').get()!;
-  const stamp = `${version.v}:${version.c}`;
+  const stamp = corpusVersion(db);
   let kept = keptReads.get(db);
   if (kept?.version !== stamp) keptReads.set(db, (kept = { version: stamp, bytes: 0, entries: new Map() }));
   const held = kept.entries.get(key);

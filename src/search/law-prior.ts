@@ -4,6 +4,7 @@
 // abbreviation: BGB, StGB, ZPO, KSchG, ...), when the corpus's decisions cite it often, and when it is a statute;
 // an amending law ('Zweites Gesetz zur Änderung ...', its articles only amending instructions) counts least.
 import type Database from 'better-sqlite3';
+import { corpusVersion } from '../db/corpus-version.ts';
 import { sql } from '../db/statements.ts';
 
 interface Priors {
@@ -26,9 +27,7 @@ const REBUILD_MS = 60_000;
  * at most once a minute: a prior a minute old ranks as well.
  */
 function priors(db: Database.Database): Priors {
-  const { data_version: other } = sql<[], { data_version: number }>(db, 'PRAGMA data_version').get()!;
-  const { own } = sql<[], { own: number }>(db, 'SELECT total_changes() AS own').get()!;
-  const version = `${other}:${own}`;
+  const version = corpusVersion(db);
   const held = cache.get(db);
   if (held && (held.version === version || Date.now() - held.builtAt < REBUILD_MS)) return held;
   const counts = citationCounts(db);

@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { decompressText } from '../corpus/stored-text.ts';
-import { corpusVersion } from './answer-cache.ts';
+import { corpusVersion } from '../db/corpus-version.ts';
 
 /** Characters kept per connection (up to about 16 MB; a generated decision has some 11,000). */
 export const PAGE_TEXT_CHARS = 8_000_000;

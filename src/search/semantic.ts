@@ -8,7 +8,7 @@ import { tokenize } from './analyze.ts';
 import { Bag, MIN_TRAIN_TOKENS } from './corpus-model.ts';
 import { trainedModelOf, type QueryVector } from './embedder.ts';
 import type { TrainedModel } from './corpus-model.ts';
-import { corpusVersion } from './answer-cache.ts';
+import { corpusVersion } from '../db/corpus-version.ts';
 import type { DecisionFilters, FilterSql } from './filters.ts';
 import { entriesOf, type ArmEntry } from './fusion.ts';
 import type { TermGroup } from './query.ts';
