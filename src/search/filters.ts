@@ -65,7 +65,10 @@ export function filterSql(filters: DecisionFilters): FilterSql {
   }
   if (filters.cited_norm !== undefined) {
     const norm = citedNormCondition(filters.cited_norm);
-    conditions.push((t, id) => `${t}.${id} IN (${norm.sql})`);
+    // `+`: the filter tests rows another condition found (FTS5's matches, a list of ids); left usable as an index
+    // term, SQLite drove search_docs by decision_id from the norm's (thousands of) decisions, each against every id of
+    // the list: 24 s for 5,000 ids and '§ 823 BGB' at 100k decisions.
+    conditions.push((t, id) => `+${t}.${id} IN (${norm.sql})`);
     params.push(...norm.params);
   }
   const on = (t: string, id: string) => conditions.map((condition) => ` AND ${condition(t, id)}`).join('');
