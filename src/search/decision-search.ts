@@ -263,7 +263,7 @@ function assertSameEmbedder(db: Database.Database, qv: QueryVector | null): void
 export function rankDecisions(db: Database.Database, args: RankArgs, exactRule: boolean, qv: QueryVector | null = null): Ranking {
   assertSearchable(db);
   assertSameEmbedder(db, qv);
-  const filters = filterSql(args);
+  const filters = filterSql(args, db);
   const citation = exactCitationFor(args, exactRule);
   if (citation) {
     const exact = exactCitationSearch(db, citation, filters);

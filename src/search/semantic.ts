@@ -31,7 +31,7 @@ const UNAVAILABLE: VectorArm = { entries: [], candidates: 0, exhaustive: true, a
  * The decisions nearest to the query, filters applied inside the scan (and checked again on the rows, so a stale
  * metadata value can only drop a decision, never admit one).
  *
- * @example semanticArm(db, await queryVector(db, 'Schimmel Wohnung', null), args, filterSql(args), 20)
+ * @example semanticArm(db, await queryVector(db, 'Schimmel Wohnung', null), args, filterSql(args, db), 20)
  */
 export function semanticArm(db: Database.Database, qv: QueryVector | null, filters: DecisionFilters, filterSql: FilterSql, depth = 0): VectorArm {
   if (!qv || qv.status !== 'ready') return UNAVAILABLE;

@@ -47,18 +47,27 @@ test('cited_norm tests the rows another condition found: a list of rows is looke
   // As top-k-lists.ts (rows of the lists passing the filters), semantic.ts and exact-citation.ts (decisions of a list)
   // ask. Driven from the norm's decisions, each was tested against every id of the list: 24 s for 5,000 ids and
   // '§ 823 BGB' at 100k decisions.
-  const filters = filterSql({ cited_norm: '§ 573 BGB' });
-  const statements = [
-    `SELECT s.doc_id FROM search_docs s WHERE s.doc_id IN (SELECT value FROM json_each(?))${filters.whereOnDocs}`,
-    `SELECT d.id FROM decisions d WHERE d.id IN (SELECT value FROM json_each(?))${filters.where}`,
-  ];
+  // As the search asks (the norm's decisions read once and kept for the connection) and as a subquery.
   const docIds = db.prepare('SELECT doc_id FROM search_docs ORDER BY doc_id').pluck().all() as number[];
   const decisionIds = db.prepare('SELECT decision_id FROM search_docs ORDER BY doc_id').pluck().all() as string[];
-  for (const [statement, list] of [[statements[0], docIds], [statements[1], decisionIds]] as const) {
+  for (const filters of [filterSql({ cited_norm: '§ 573 BGB' }, db), filterSql({ cited_norm: '§ 573 BGB' })]) for (const [statement, list] of [
+    [`SELECT s.doc_id FROM search_docs s WHERE s.doc_id IN (SELECT value FROM json_each(?))${filters.whereOnDocs}`, docIds],
+    [`SELECT d.id FROM decisions d WHERE d.id IN (SELECT value FROM json_each(?))${filters.where}`, decisionIds],
+  ] as const) {
     const plan = (db.prepare(`EXPLAIN QUERY PLAN ${statement}`).all(JSON.stringify(list), ...filters.params) as { detail: string }[])
       .map((row) => row.detail);
     const outer = plan.find((detail) => /^(SEARCH|SCAN) [sd] /u.test(detail));
     assert.match(outer ?? '', /USING (INTEGER PRIMARY KEY \(rowid=\?\)|(COVERING )?INDEX sqlite_autoindex_decisions_1 \(id=\?\))/u, statement);
     assert.equal(db.prepare(statement).all(JSON.stringify(list), ...filters.params).length, 3, 'the three decisions citing § 573 BGB or a subdivision');
   }
+});
+
+test('cited_norm read once per connection is read again when the file changes', async (t) => {
+  const db = await smallCorpus(t, TEXTS.map((text, i) => ({ doknr: `KORE62000${i}`, aktenzeichen: `VIII ZR ${i + 21}/24`, norm: '', text })));
+  const citing = () => (JSON.parse(filterSql({ cited_norm: '§ 573 BGB' }, db).params[0] as string) as string[]).sort();
+  const before = citing();
+  assert.deepEqual(before, byDefinition(db, '§ 573 BGB', 'BGB'));
+  db.prepare(`DELETE FROM citation_links WHERE reference_type = 'statute' AND target_law = 'BGB' AND target_unit = '§ 573'
+    AND from_row = (SELECT row FROM decision_rows WHERE id = ?)`).run(before[0]);
+  assert.deepEqual(citing(), before.slice(1), 'the decision no longer citing § 573 BGB is gone from the filter');
 });
