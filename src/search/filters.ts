@@ -23,6 +23,8 @@ export interface FilterSql {
   params: unknown[];
   /** True when any filter is set. */
   active: boolean;
+  /** The conditions test a set this thread keeps (cited_norm): never handed to another thread's connection. */
+  inThread: boolean;
 }
 
 /**
@@ -36,16 +38,52 @@ export function citedNormCondition(text: string): { sql: string; params: unknown
 }
 
 /**
- * The decisions citing a provision or a subdivision of it as a JSON array of their ids, read once per connection while
- * the file is unchanged (kept-reads.ts; call inside the read transaction that uses it): every statement of a search
- * tests it (a ranking's passes, its count, the hybrid arms), and '§ 573 BGB' at 100k decisions is 100,000 edges read
- * to 10,000 decisions, some 50 ms each time as a subquery.
+ * The vectors of the decisions citing a provision or a subdivision of it (the vector arm's filter: the bit index and
+ * vec0 test vec_ids) as a JSON array, read once per connection while the file is unchanged (kept-reads.ts; call inside
+ * the read transaction that uses it).
  */
-export function citingDecisions(db: Database.Database, text: string): string {
+export function citingVectors(db: Database.Database, text: string): string {
   const norm = citedNormCondition(text);
-  return keptRead(db, `cited_norm ${JSON.stringify(norm)}`,
-    () => JSON.stringify(sql<unknown[], { id: string }>(db, norm.sql).all(...norm.params).map((row) => row.id)),
-    (ids) => 2 * ids.length);
+  return keptRead(db, `cited_norm vectors ${JSON.stringify(norm)}`, () => JSON.stringify(sql<unknown[], { vec_id: number }>(db,
+    `SELECT v.vec_id FROM search_vectors v WHERE v.decision_id IN (${norm.sql})`).all(...norm.params).map((row) => row.vec_id)),
+  (ids) => 2 * ids.length);
+}
+
+/**
+ * The decisions citing a provision or a subdivision of it as one set of their ids and their search_docs rows (a decision id is a string, a row a number:
+ * one set serves the conditions on decisions and on search_docs), tested row by row by `juralite_cites(?, id)` with
+ * the set's key bound. A list in SQL (`IN (SELECT value FROM json_each(?))`) was built again by every statement of a
+ * search: for a norm 98,792 of 100,000 decisions cite, 200-600 ms a statement against 11-35 ms with the set
+ * (bench/README "Session 25: searches with filters").
+ */
+function citingSet(db: Database.Database, text: string): string {
+  const norm = citedNormCondition(text);
+  const key = `cited_norm set ${JSON.stringify(norm)}`;
+  const set = keptRead(db, key, () => {
+    const rows = sql<unknown[], { id: string; doc_id: number | null }>(db, `SELECT c.id, s.doc_id FROM (${norm.sql}) c
+      LEFT JOIN search_docs s ON s.decision_id = c.id`).all(...norm.params);
+    return new Set<string | number>(rows.flatMap((row) => (row.doc_id === null ? [row.id] : [row.id, row.doc_id])));
+  }, (ids) => 80 * ids.size);
+  setsInUse(db).set(key, set);
+  return key;
+}
+
+/** The sets the statements of this connection's current search test, by key: the few last asked (a search asks one). */
+const SETS_IN_USE = 4;
+const inUse = new WeakMap<Database.Database, Map<string, Set<string | number>>>();
+function setsInUse(db: Database.Database): Map<string, Set<string | number>> {
+  let sets = inUse.get(db);
+  if (!sets) {
+    inUse.set(db, sets = new Map());
+    const held = sets;
+    db.function('juralite_cites', { deterministic: true }, (key: unknown, id: unknown) => {
+      const set = held.get(key as string);
+      if (!set) throw new Error(`juralite_cites: no set ${String(key)} on this connection`);
+      return set.has(id as string | number) ? 1 : 0;
+    });
+  }
+  if (sets.size >= SETS_IN_USE) sets.delete(sets.keys().next().value!);
+  return sets;
 }
 
 /**
@@ -80,12 +118,13 @@ export function filterSql(filters: DecisionFilters, db?: Database.Database): Fil
     params.push(filters.date_to);
   }
   if (filters.cited_norm !== undefined) {
-    // `+`: the filter tests rows another condition found (FTS5's matches, a list of ids); left usable as an index
-    // term, SQLite drove search_docs by decision_id from the norm's (thousands of) decisions, each against every id of
-    // the list: 24 s for 5,000 ids and '§ 823 BGB' at 100k decisions.
+    // The filter tests rows another condition found (FTS5's matches, a list of ids). As a subquery, `+`: left usable
+    // as an index term, SQLite drove search_docs by decision_id from the norm's (thousands of) decisions, each against
+    // every id of the list: 24 s for 5,000 ids and '§ 823 BGB' at 100k decisions.
     if (db) {
-      conditions.push((t, id) => `+${t}.${id} IN (SELECT value FROM json_each(?))`);
-      params.push(citingDecisions(db, filters.cited_norm));
+      // Row ids on search_docs (its rows need not be read for their decision ids), decision ids on decisions.
+      conditions.push((t, id) => (t === 's' ? 'juralite_cites(?, s.doc_id)' : `juralite_cites(?, ${t}.${id})`));
+      params.push(citingSet(db, filters.cited_norm));
     } else {
       const norm = citedNormCondition(filters.cited_norm);
       conditions.push((t, id) => `+${t}.${id} IN (${norm.sql})`);
@@ -93,5 +132,5 @@ export function filterSql(filters: DecisionFilters, db?: Database.Database): Fil
     }
   }
   const on = (t: string, id: string) => conditions.map((condition) => ` AND ${condition(t, id)}`).join('');
-  return { where: on('d', 'id'), whereOnDocs: on('s', 'decision_id'), params, active: conditions.length > 0 };
+  return { where: on('d', 'id'), whereOnDocs: on('s', 'decision_id'), params, active: conditions.length > 0, inThread: db !== undefined && filters.cited_norm !== undefined };
 }

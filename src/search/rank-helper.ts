@@ -119,7 +119,8 @@ class RankHelper {
    * returns the row id of the split and a function that waits for the helper's half (null: rank it yourself).
    */
   post(db: Database.Database, expression: string, filter: DocFilter, pool: number): { at: number; upper: () => RangeRanking | null } | null {
-    if (this.#gone || pool > HELPER_POOL) return null;
+    // A filter testing a set this thread keeps cannot run on the helper's connection.
+    if (this.#gone || pool > HELPER_POOL || filter.inThread) return null;
     const fingerprint = indexFingerprint(db);
     const at = this.#splitAt(db, fingerprint);
     if (at === null) return null;

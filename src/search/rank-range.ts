@@ -14,7 +14,7 @@ export const COUNT_CAP = 10_000;
 export const BM25 = `bm25(decisions_fts, ${CHUNK_WEIGHTS.join(', ')})`;
 
 /** The filters as a condition on search_docs `s` (FilterSql.whereOnDocs) with its parameters. */
-export interface DocFilter { whereOnDocs: string; params: unknown[] }
+export interface DocFilter { whereOnDocs: string; params: unknown[]; /** FilterSql.inThread */ inThread?: boolean }
 
 /** The state of decisions_fts as a connection reads it: its averages record and its structure record. */
 export function indexFingerprint(db: Database.Database): Buffer {

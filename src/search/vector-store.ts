@@ -8,7 +8,7 @@ import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { BRANCHES } from '../corpus/courts.ts';
 import { DOCUMENT_TYPES } from '../operations/schemas.ts';
-import { citingDecisions, type DecisionFilters } from './filters.ts';
+import { citingVectors, type DecisionFilters } from './filters.ts';
 import { currentBitIndex, type KnnFilter } from './bit-index.ts';
 import { blobFloats, dot, floatBlob, signBits } from './vector-math.ts';
 
@@ -110,14 +110,14 @@ export function knnFilter(db: Database.Database, filters: DecisionFilters): KnnF
   }
   // A decision without a date (day 0) fails every date bound, as `d.date >= ?` fails on NULL.
   const dated = filters.date_from !== undefined || filters.date_to !== undefined;
-  const citing = filters.cited_norm === undefined ? null : citingDecisions(db, filters.cited_norm);
+  const citing = filters.cited_norm === undefined ? null : citingVectors(db, filters.cited_norm);
   return {
     courts,
     branch: filters.branch === undefined ? null : branchCode(filters.branch),
     kind: filters.document_type === undefined ? null : kindCode(filters.document_type),
     dayFrom: dated ? Math.max(1, filters.date_from ? dayOf(filters.date_from) : 1) : null,
     dayTo: filters.date_to === undefined ? null : dayOf(filters.date_to),
-    vecIds: citing === null ? null : { sql: 'SELECT v.vec_id FROM search_vectors v WHERE v.decision_id IN (SELECT value FROM json_each(?))', params: [citing] },
+    vecIds: citing === null ? null : { sql: 'SELECT value AS vec_id FROM json_each(?)', params: [citing] },
   };
 }
 

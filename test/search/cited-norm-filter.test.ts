@@ -64,7 +64,13 @@ test('cited_norm tests the rows another condition found: a list of rows is looke
 
 test('cited_norm read once per connection is read again when the file changes', async (t) => {
   const db = await smallCorpus(t, TEXTS.map((text, i) => ({ doknr: `KORE62000${i}`, aktenzeichen: `VIII ZR ${i + 21}/24`, norm: '', text })));
-  const citing = () => (JSON.parse(filterSql({ cited_norm: '§ 573 BGB' }, db).params[0] as string) as string[]).sort();
+  const citing = () => {
+    const filters = filterSql({ cited_norm: '§ 573 BGB' }, db);
+    const byDocs = db.prepare(`SELECT s.decision_id FROM search_docs s WHERE 1${filters.whereOnDocs}`).pluck().all(...filters.params) as string[];
+    const byDecisions = db.prepare(`SELECT d.id FROM decisions d WHERE 1${filters.where}`).pluck().all(...filters.params) as string[];
+    assert.deepEqual(byDocs.sort(), byDecisions.sort(), 'the same decisions on search_docs and on decisions');
+    return byDecisions;
+  };
   const before = citing();
   assert.deepEqual(before, byDefinition(db, '§ 573 BGB', 'BGB'));
   db.prepare(`DELETE FROM citation_links WHERE reference_type = 'statute' AND target_law = 'BGB' AND target_unit = '§ 573'
