@@ -100,6 +100,9 @@ interface StartingWith {
   /** The prefixes with the word's rest, and its sticky form (compiled only where oddWordStart needs it). */
   source: string;
   at?: RegExp;
+  /** The words met by the scan (knownToken), for the `keep` they were met with. */
+  known?: KnownWord[];
+  knownFor?: object;
 }
 
 const startingWith = new Map<string, StartingWith | null>();
@@ -183,11 +186,19 @@ function analysisOfSurface(surface: string): { word: string; stem: string } | nu
 
 /** A word as a text writes it, and the token it makes for a `keep` (null: ignorable, or refused). */
 interface KnownWord { surface: string; token: { word: string; stem: string } | null }
-/** Surfaces remembered for one `keep` (a page's words are a few forms met again and again, Session 25). */
+/** Surfaces remembered for a pattern and a `keep` (a page's words are a few forms met again and again, Session 25). */
 const KNOWN_WORDS = 32;
-const knownWordsOf = new WeakMap<object, KnownWord[]>();
-/** The list for callers without a `keep`: their token depends on the surface alone. */
+/** The `keep` of callers without one. */
 const keepAll = {};
+
+/** The words `pattern` has met for `keep` (a new list when the pattern was last run for another). */
+function knownWords(pattern: StartingWith, keep?: (stem: string) => boolean): KnownWord[] {
+  if (pattern.knownFor !== (keep ?? keepAll)) {
+    pattern.known = [];
+    pattern.knownFor = keep ?? keepAll;
+  }
+  return pattern.known!;
+}
 
 /**
  * The token of the word text[start, end) for `keep`, from `known` where that holds the same surface (compared in place:
@@ -229,8 +240,7 @@ export function tokensStartingWith(text: string, prefixes: readonly string[], ke
   const tokens: Token[] = [];
   scan.lastIndex = 0;
   if (pattern.wordsOnly) {
-    let known = knownWordsOf.get(keep ?? keepAll);
-    if (!known) knownWordsOf.set(keep ?? keepAll, known = []);
+    const known = knownWords(pattern, keep);
     // The scan goes on from the end of each match's word, so the first match in a word is at its start when a word
     // of the list begins there; one found inside a word is therefore none (no walk back to the word's start, no
     // second test there: those were half of a page's scan).

@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { decodePageParts, hasPageParts, type PartRandnummer } from '../corpus/page-parts.ts';
 import { textCutter } from '../corpus/stored-text.ts';
+import { codePointLength } from '../text/code-points.ts';
 import { pageTextStore } from './page-texts.ts';
 import type { Token } from './analyze.ts';
 import { termMatcher, type TermGroup, type TermMatcher } from './query.ts';
@@ -52,6 +53,8 @@ export class PageChunks {
   /** Decision rows whose parts were not packed: their Randnummern are read from the table when first asked for. */
   readonly #unpacked: number[] = [];
   readonly #matches = new Map<number, Token[]>();
+  /** The chunks of texts holding surrogate pairs (their UTF-16 indexes are not their code point offsets). */
+  readonly #paired = new Set<Passage>();
 
   /**
    * Reads the decisions `ids` (a UUID naming none is left out) with their stored texts and packed parts in one
@@ -104,11 +107,15 @@ export class PageChunks {
       if (list.length === 0) continue;
       // A chunk's text is cut from its decision's text (held once, compressed: src/corpus/stored-text.ts); its length
       // in code points spares a search of the text for surrogate pairs (some 15-25 µs a real decision, Session 25).
-      const cut = textCutter(texts.get(decisionId) ?? '', codePointsOf.get(decisionId));
-      this.#byDecision.set(decisionId, list.map((row) => ({
+      const text = texts.get(decisionId) ?? '';
+      const codePoints = codePointsOf.get(decisionId);
+      const cut = textCutter(text, codePoints);
+      const passages = list.map((row) => ({
         id: row.id, section: row.section, rn_from: row.rn_from, rn_to: row.rn_to, start_offset: row.start_offset,
         text: cut(row.start_offset, row.end_offset),
-      })));
+      }));
+      this.#byDecision.set(decisionId, passages);
+      if (codePoints !== text.length) for (const passage of passages) this.#paired.add(passage);
     }
   }
 
@@ -136,6 +143,11 @@ export class PageChunks {
       }
     }
     return this.#paragraphs.get(decisionRow) ?? [];
+  }
+
+  /** The code point offset of UTF-16 index `index` of a page chunk's text (the index itself where its decision's text holds no surrogate pair). */
+  codePointsTo(passage: Passage, index: number): number {
+    return this.#paired.has(passage) ? codePointLength(passage.text.slice(0, index)) : index;
   }
 
   /** The words of a chunk that answer the query, in order. */
