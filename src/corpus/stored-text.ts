@@ -72,17 +72,22 @@ export function withTexts<T extends ChunkSpan>(text: string, spans: T[]): (T & {
 
 /**
  * The text between two code point offsets of `text`, for many spans of one text (a result page's chunks, each made
- * into its passage object at once: no intermediate object per chunk).
+ * into its passage object at once: no intermediate object per chunk). `codePoints`: the text's length in code points
+ * where the caller knows it (decisions.text_length): equal to its UTF-16 length, the text holds no surrogate pair and
+ * is not searched for one.
  */
-export function textCutter(text: string): (start: number, end: number) => string {
-  const toUtf16 = utf16Converter(text);
+export function textCutter(text: string, codePoints?: number): (start: number, end: number) => string {
+  const toUtf16 = codePoints === text.length ? unitsAsPoints(text) : utf16Converter(text);
   return (start, end) => text.slice(toUtf16(start), toUtf16(end));
 }
+
+/** Code point offsets as UTF-16 indexes of a string without surrogate pairs (clamped to its end). */
+const unitsAsPoints = (text: string) => (offset: number) => Math.max(0, Math.min(offset, text.length));
 
 /** A converter from code point offsets to UTF-16 indexes of one string, for many lookups. */
 function utf16Converter(text: string): (offset: number) => number {
   const toCodePoint = codePointIndexer(text);
-  if (toCodePoint(text.length) === text.length) return (offset) => Math.max(0, Math.min(offset, text.length));
+  if (toCodePoint(text.length) === text.length) return unitsAsPoints(text);
   return (offset) => utf16Index(text, offset);
 }
 

@@ -100,6 +100,9 @@ interface StartingWith {
   /** The prefixes with the word's rest, and its sticky form (compiled only where oddWordStart needs it). */
   source: string;
   at?: RegExp;
+  /** The words met by the scan (knownToken), for the `keep` they were met with. */
+  known?: KnownWord[];
+  knownFor?: object;
 }
 
 const startingWith = new Map<string, StartingWith | null>();
@@ -181,6 +184,37 @@ function analysisOfSurface(surface: string): { word: string; stem: string } | nu
   return entry;
 }
 
+/** A word as a text writes it, and the token it makes for a `keep` (null: ignorable, or refused). */
+interface KnownWord { surface: string; token: { word: string; stem: string } | null }
+/** Surfaces remembered for a pattern and a `keep` (a page's words are a few forms met again and again, Session 25). */
+const KNOWN_WORDS = 32;
+/** The `keep` of callers without one. */
+const keepAll = {};
+
+/** The words `pattern` has met for `keep` (a new list when the pattern was last run for another). */
+function knownWords(pattern: StartingWith, keep?: (stem: string) => boolean): KnownWord[] {
+  if (pattern.knownFor !== (keep ?? keepAll)) {
+    pattern.known = [];
+    pattern.knownFor = keep ?? keepAll;
+  }
+  return pattern.known!;
+}
+
+/**
+ * The token of the word text[start, end) for `keep`, from `known` where that holds the same surface (compared in place:
+ * no slice, no hash of a new string, no second `keep` for the same stem); else analysed and, while there is room, added.
+ */
+function knownToken(text: string, start: number, end: number, known: KnownWord[], keep?: (stem: string) => boolean): KnownWord['token'] {
+  const length = end - start;
+  for (const word of known) if (word.surface.length === length && text.startsWith(word.surface, start)) return word.token;
+  const surface = text.slice(start, end);
+  const entry = analysisOfSurface(surface);
+  const token = entry && (!keep || keep(entry.stem)) ? entry : null;
+  // A copy: a slice would keep the whole text alive (analysisOfSurface's note).
+  if (known.length < KNOWN_WORDS) known.push({ surface: structuredClone(surface), token });
+  return token;
+}
+
 /**
  * The word start counted for a match whose word holds a character the pattern reads as a letter and WORD does not
  * (U+0345 and its like): as the scan always did it, the start of the WORD run ending at `end`, if a prefix begins
@@ -206,6 +240,7 @@ export function tokensStartingWith(text: string, prefixes: readonly string[], ke
   const tokens: Token[] = [];
   scan.lastIndex = 0;
   if (pattern.wordsOnly) {
+    const known = knownWords(pattern, keep);
     // The scan goes on from the end of each match's word, so the first match in a word is at its start when a word
     // of the list begins there; one found inside a word is therefore none (no walk back to the word's start, no
     // second test there: those were half of a page's scan).
@@ -218,8 +253,8 @@ export function tokensStartingWith(text: string, prefixes: readonly string[], ke
       from = end;
       const start = readAsWord ? index : oddWordStart(text, pattern, end);
       if (start < 0 || (readAsWord && wordCharBefore(text, start) > 0)) continue;
-      const entry = analysisOfSurface(text.slice(start, end));
-      if (entry && (!keep || keep(entry.stem))) tokens.push({ word: entry.word, stem: entry.stem, start, end });
+      const token = knownToken(text, start, end, known, keep);
+      if (token) tokens.push({ word: token.word, stem: token.stem, start, end });
     }
     return tokens;
   }

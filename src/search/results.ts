@@ -1,7 +1,6 @@
 // Decision result items (api-v1.md, "Search result items"): the decision's row, its best passage as snippet with
 // Randnummer, up to three passages as snippets, and a confidence read off how much of the query the passages hold.
 import { FORTGELTUNG } from '../corpus/read-decision.ts';
-import { codePointLength } from '../text/code-points.ts';
 import { tokenize, type Token } from './analyze.ts';
 import type { PageChunks, Paragraph, Passage } from './page-chunks.ts';
 import { termMatcher, type TermGroup, type TermMatcher } from './query.ts';
@@ -55,8 +54,8 @@ function rnAt(paragraphs: Paragraph[], offset: number): number | null {
   return paragraphs.find((p) => p.start_offset <= offset && p.end_offset > offset)?.rn ?? null;
 }
 
-function passageSnippet(paragraphs: Paragraph[], chunk: Passage, snippet: Snippet): { text: string; rn: number | null } {
-  const at = snippet.firstMatch === null ? 0 : codePointLength(chunk.text.slice(0, snippet.firstMatch));
+function passageSnippet(page: PageChunks, paragraphs: Paragraph[], chunk: Passage, snippet: Snippet): { text: string; rn: number | null } {
+  const at = snippet.firstMatch === null ? 0 : page.codePointsTo(chunk, snippet.firstMatch);
   return { text: snippet.text, rn: rnAt(paragraphs, chunk.start_offset + at) ?? chunk.rn_from };
 }
 
@@ -79,7 +78,7 @@ export function decisionItems(ranked: RankedDecision[], groups: TermGroup[], com
     const cut = passages.map((c) => (entry.exact ? snippetAround(c.text, entry.exact) : snippetOfMatches(c.text, page.matches(c))));
     // The page's decisions' printed paragraphs as PageChunks read them (packed in the decision's row).
     const printed = passages.some((c) => c.rn_from !== null) ? page.paragraphs(row.row) : [];
-    const snippets = passages.map((c, i) => passageSnippet(printed, c, cut[i]));
+    const snippets = passages.map((c, i) => passageSnippet(page, printed, c, cut[i]));
     const best = passages[0];
     // Every field written out: a spread within the literal (FORTGELTUNG's, a combined search's artifact_type) made
     // each item some 3 µs, 0.05-0.1 ms a page (Session 24).

@@ -87,6 +87,21 @@ test('tokensStartingWith finds the words a look-behind for the word start finds,
   }), { numRuns: 3000 });
 });
 
+test('tokensStartingWith reads each text alike while one keep meets many words: more forms than it remembers, of equal lengths', () => {
+  // A page remembers the words it met per pattern and keep (compared in place): forms of equal length but other stems,
+  // in other cases, and more forms than are remembered must each be read as tokenize reads them.
+  const forms = Array.from({ length: 60 }, (_, i) => `Miet${'abcdefghij'[i % 10]}${'klmnop'[Math.floor(i / 10)]}`);
+  const texts = Array.from({ length: 30 }, (_, i) => [...forms.slice(i), ...forms.slice(0, i)].map((form, j) =>
+    (j % 3 === 0 ? form.toUpperCase() : form)).join(i % 2 ? ', die Mieterin ' : ' MIETE '));
+  const prefixes = Object.freeze(['miet']);
+  const keep = (stem: string) => !stem.endsWith('k') && stem !== 'miet';
+  for (const text of texts) {
+    const expected = tokenize(text).filter((token) => token.word.startsWith('miet') && keep(token.stem));
+    assert.deepEqual(tokensStartingWith(text, prefixes, keep), expected);
+    assert.ok(expected.length > 30);
+  }
+});
+
 /** Texts of `count` generated decisions (bench/generate.ts), tags dropped. */
 function generatedTexts(count: number): string[] {
   const dir = mkdtempSync(join(tmpdir(), 'juralite-analysis-'));

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import type Database from 'better-sqlite3';
 import { openCorpus } from '../../src/corpus/open.ts';
 import { decisionText } from '../../src/corpus/stored-text.ts';
-import { sliceCodePoints } from '../../src/text/code-points.ts';
+import { codePointLength, sliceCodePoints } from '../../src/text/code-points.ts';
 import { tokenize } from '../../src/search/analyze.ts';
 import { rankDecisions } from '../../src/search/decision-search.ts';
 import { PageChunks } from '../../src/search/page-chunks.ts';
@@ -79,4 +79,21 @@ test('page chunks: offsets in code points where a text holds astral letters, com
   const ranking = rankDecisions(db, { query: 'Kündigung', mode: 'keyword', bridge: false, depth: 20 }, true);
   const words = db.transaction(() => assertPage(db, ids, ranking.plan!.groups, 'astral'))();
   assert.ok(words >= 5, `query words found: ${words}`);
+});
+
+test('page chunks: a UTF-16 index of a chunk as a code point offset, with and without surrogate pairs in its text', async (t) => {
+  // The snippets' Randnummern are found by it; a text without pairs (its text_length its UTF-16 length) is not scanned.
+  const texts = ['Die 𝔎ündigung 😀 der Kündigung; 😀😀 und Kündigung😀.', 'Die „Kündigung“ – ohne Paare – und Kündigung.'];
+  const db = await smallCorpus(t, texts.map((text, i) => ({ doknr: `CP${i}`, aktenzeichen: `VIII ZR ${i + 1}/25`, text })));
+  const ids = (db.prepare('SELECT id FROM decisions ORDER BY id').all() as { id: string }[]).map((row) => row.id);
+  const page = db.transaction(() => new PageChunks(db, ids, []))();
+  let differ = 0;
+  for (const chunk of ids.flatMap((id) => page.of(id))) {
+    for (let index = 0; index <= chunk.text.length; index++) {
+      const expected = codePointLength(chunk.text.slice(0, index));
+      assert.equal(page.codePointsTo(chunk, index), expected, `${chunk.text} at ${index}`);
+      if (expected !== index) differ++;
+    }
+  }
+  assert.ok(differ > 10, `indexes whose code point offset differs: ${differ}`);
 });
