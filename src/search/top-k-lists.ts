@@ -24,10 +24,13 @@
 // Since session 24: the passes of a ranking read each list entry once (each goes deeper than the one before and reads
 // only the entries past it), so they go deeper in smaller steps; a pass is tested only where a quick look at the sums
 // says it may prove the pool, and an exact row's terms are summed again in the expression's order.
+// Since session 25: an expression of one phrase or an AND (of phrases and ORs of phrases) without filters or floored
+// phrases is first ranked by the threshold algorithm (top-k-threshold.ts); the passes where it does not prove the pool.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { ftsTotals, impactListsHold, impactState, K1, readDeeper, readList, readRowSet, type ImpactState, type StoredList } from './impact-lists.ts';
 import { ALL_ROWS, BM25, COUNT_CAP, matching, type DocFilter, type RangeRanking } from './rank-range.ts';
+import { bitsIn, byRow, thresholdRanking, thresholdSetAside, type ByRow, type ThresholdQuery } from './top-k-threshold.ts';
 
 /**
  * Per connection (benchmarks, tests): rankings proven only once the deeper rows were read, counts taken from the row
@@ -41,14 +44,16 @@ export interface ListsServed {
   floored: number;
   /** Rankings proven from the lists' first rows alone (HEAD_ROWS, or more of them: not the whole lists). */
   fromHead: number;
-  /** List entries read into candidates. */
+  /** List entries read into candidates (or by the threshold algorithm). */
   entries: number;
+  /** Rankings proven by the threshold algorithm (top-k-threshold.ts). */
+  threshold: number;
 }
 const served = new WeakMap<Database.Database, ListsServed>();
 
 export function listsServed(db: Database.Database): ListsServed {
   let counts = served.get(db);
-  if (!counts) served.set(db, (counts = { deeper: 0, countedFromSets: 0, skipped: 0, floored: 0, fromHead: 0, entries: 0 }));
+  if (!counts) served.set(db, (counts = { deeper: 0, countedFromSets: 0, skipped: 0, floored: 0, fromHead: 0, entries: 0, threshold: 0 }));
   return counts;
 }
 
@@ -400,6 +405,16 @@ export function listsRanking(
       .get(expression, ...ALL_ROWS, ...filter.params, COUNT_CAP + 1)!.n;
     return Math.min(matched, COUNT_CAP + 1);
   };
+  // One phrase or an AND of phrases (and ORs of them): first the threshold algorithm, each row scored the moment it is read.
+  const threshold = floored === 0 && filter.whereOnDocs === '' && pool > 0 && !thresholdSetAside(db) ? thresholdQuery(db, parsed, memo, state.deeper === true) : null;
+  if (threshold) {
+    const found = thresholdRanking(threshold, pool);
+    listsServed(db).entries += found.entries;
+    if (found.ranking) {
+      listsServed(db).threshold++;
+      return { ranking: { ...found.ranking, matches: countOf(found.matched) } };
+    }
+  }
   // The passes read each entry once: a deeper pass reads only the entries past those the passes before it read.
   const into = accumulated(parsed.phrases.length);
   // First from the lists' first rows alone (HEAD_ROWS), then four times as many, and so on to the whole lists: where
@@ -438,6 +453,26 @@ export function listsRanking(
   if (!found.proven) return filter.whereOnDocs === '' && floored === 0 ? { known: found.known() } : null;
   if (floored > 0) listsServed(db).floored++;
   return { ranking: { ...found.ranking, matches: countOf(found.matched) } };
+}
+
+/**
+ * The expression for the threshold algorithm (top-k-threshold.ts) where it is one phrase or an AND of phrases and ORs
+ * of phrases, each phrase with a stored list with terms; else null.
+ */
+function thresholdQuery(db: Database.Database, parsed: { phrases: string[]; tree: MatchTree }, memo: Map<string, StoredList | null>, deeper: boolean): ThresholdQuery | null {
+  const { tree } = parsed;
+  const parts = 'phrase' in tree ? [tree] : 'all' in tree ? tree.all : null;
+  if (!parts?.every((part) => 'phrase' in part || ('any' in part && part.any.every((alternative) => 'phrase' in alternative)))) return null;
+  const forms: ByRow[] = [];
+  for (const phrase of parsed.phrases) {
+    const stored = readList(db, phrase, true, memo);
+    if (!stored?.terms || stored.list.ids.length === 0) return null;
+    const form = byRow(db, phrase, { ...stored, terms: stored.terms }, deeper);
+    if (!form) return null;
+    forms.push(form);
+  }
+  const required = parsed.phrases.map((_, phrase) => parts.some((part) => 'phrase' in part && part.phrase === phrase));
+  return { forms, required, matches: compiled(tree), ors: parts.some((part) => 'any' in part) };
 }
 
 /** The lists' state where their terms are the index's own (built from it, no row changed since), else null. */
@@ -859,13 +894,6 @@ const setScratch: Uint32Array[] = [];
 const NO_ROWS = new Uint32Array(0);
 /** Every bit set: the rows of a floored phrase every row holds (never written after it is filled). */
 let onesScratch = new Uint32Array(0);
-
-/** 1-bits of a 32-bit word. */
-function bitsIn(word: number): number {
-  let v = word - ((word >>> 1) & 0x55555555);
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
-}
 
 /**
  * The rows matching `tree`, counted up to `cap`, from the phrases' row sets: a complete list's rows, or the bitmap of an
