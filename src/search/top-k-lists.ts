@@ -412,7 +412,10 @@ export function listsRanking(
     listsServed(db).entries += found.entries;
     if (found.ranking) {
       listsServed(db).threshold++;
-      return { ranking: { ...found.ranking, matches: countOf(found.matched) } };
+      // The count where the algorithm did not read every match: from the lists' row sets (one phrase: its rows).
+      const counted = found.matched === null && parsed.phrases.length > 1 ? countFromForms(parsed.tree, threshold.forms, COUNT_CAP + 1) : null;
+      if (counted !== null) listsServed(db).countedFromSets++;
+      return { ranking: { ...found.ranking, matches: countOf(found.matched ?? counted) } };
     }
   }
   // The passes read each entry once: a deeper pass reads only the entries past those the passes before it read.
@@ -931,27 +934,49 @@ function countFromSets(tree: MatchTree, lists: PhraseRows[], cap: number): numbe
       }
       return scratch;
     }
-    // A stored bitmap as words (its bytes in order: little-endian words), padded where its length is not a multiple of 4.
-    if (bytes.byteOffset % 4 === 0 && bytes.length % 4 === 0) return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2);
-    const words = new Uint32Array((bytes.length + 3) >> 2);
-    new Uint8Array(words.buffer).set(bytes);
-    return words;
+    return wordsOf(bytes);
   });
-  const word = compiledWords(tree, bits);
   const high = lists.some((_, phrase) => unknown(phrase))
     ? compiledWords(tree, bits.map((set, phrase) => (unknown(phrase) ? onesScratch : set))) : null;
+  const count = countedWords(compiledWords(tree, bits), high, size, cap);
+  for (const { bits: scratch, ids } of filled) for (let i = 0; i < ids.length; i++) scratch[ids[i] >> 5] = 0;
+  return count;
+}
+
+/** A stored bitmap as words (its bytes in order: little-endian words), padded where its length is not a multiple of 4. */
+function wordsOf(bytes: Uint8Array): Uint32Array {
+  if (bytes.byteOffset % 4 === 0 && bytes.length % 4 === 0) return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2);
+  const words = new Uint32Array((bytes.length + 3) >> 2);
+  new Uint8Array(words.buffer).set(bytes);
+  return words;
+}
+
+/**
+ * The rows of the first `size` words of `word` (the rows matching a tree), counted up to `cap`; null where `high` (the
+ * same tree with the phrases of unknown rows in every row) says otherwise for a word.
+ */
+function countedWords(word: (w: number) => number, high: ((w: number) => number) | null, size: number, cap: number): number | null {
   let count = 0;
-  let decided = true;
   for (let w = 0; w < size && count < cap; w++) {
     const low = word(w);
-    if (high !== null && high(w) !== low) {
-      decided = false;
-      break;
-    }
+    if (high !== null && high(w) !== low) return null;
     count += bitsIn(low);
   }
-  for (const { bits: scratch, ids } of filled) for (let i = 0; i < ids.length; i++) scratch[ids[i] >> 5] = 0;
-  return decided ? Math.min(count, cap) : null;
+  return Math.min(count, cap);
+}
+
+/**
+ * The rows matching `tree` (no floored phrase), counted up to `cap`, from the threshold algorithm's lists by row id: a
+ * complete list's rows are its marks, another's its row set (null where it has none).
+ */
+function countFromForms(tree: MatchTree, forms: ByRow[], cap: number): number | null {
+  const bits: Uint32Array[] = [];
+  for (const form of forms) {
+    if (form.complete) bits.push(form.bits);
+    else if (form.matched) bits.push(wordsOf(form.matched));
+    else return null;
+  }
+  return countedWords(compiledWords(tree, bits), null, Math.max(...bits.map((set) => set.length)), cap);
 }
 
 /** The tree as a function of a word's index to the word of rows matching it (a word past a bitmap's end: 0). */
