@@ -29,6 +29,7 @@
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { ftsTotals, impactListsHold, impactState, K1, readDeeper, readList, readRowSet, type ImpactState, type StoredList } from './impact-lists.ts';
+import { keptRead } from './kept-reads.ts';
 import { ALL_ROWS, BM25, COUNT_CAP, matching, type DocFilter, type RangeRanking } from './rank-range.ts';
 import { bitsIn, byRow, thresholdRanking, thresholdSetAside, type ByRow, type ThresholdQuery } from './top-k-threshold.ts';
 
@@ -478,13 +479,18 @@ function thresholdQuery(db: Database.Database, parsed: { phrases: string[]; tree
   return { forms, required, matches: compiled(tree), ors: parts.some((part) => 'any' in part) };
 }
 
-/** The lists' state where their terms are the index's own (built from it, no row changed since), else null. */
+/**
+ * The lists' state where their terms are the index's own (built from it, no row changed since), else null: kept while
+ * the file is unchanged (its reads of the state, the index's structure and totals were some 25 µs a ranking).
+ */
 function exactState(db: Database.Database): ImpactState | null {
-  const state = impactState(db);
-  if (!state?.terms || !impactListsHold(db, state)) return null;
-  const totals = ftsTotals(db);
-  if (totals.rows !== state.rows || totals.avgdl !== state.avgdl) return null;
-  return sql(db, 'SELECT 1 FROM search_impacts_changed LIMIT 1').get() === undefined ? state : null;
+  return keptRead(db, 'exact state', () => {
+    const state = impactState(db);
+    if (!state?.terms || !impactListsHold(db, state)) return null;
+    const totals = ftsTotals(db);
+    if (totals.rows !== state.rows || totals.avgdl !== state.avgdl) return null;
+    return sql(db, 'SELECT 1 FROM search_impacts_changed LIMIT 1').get() === undefined ? state : null;
+  }, () => 256);
 }
 
 /** The lists with the row sets of those that leave rows out read (where not read with their deeper rows). */
