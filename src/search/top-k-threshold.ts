@@ -37,9 +37,9 @@ export function bitsIn(word: number): number {
 
 /**
  * A phrase's stored rows (listed, then deeper: best first) and where each row id stands among them: `bits` marks the
- * stored row ids (bit `id & 31` of word `id >> 5`), `ranks[w]` counts the marks before word `w`, and `byRank` holds,
- * by a row's rank among the marked ids, its term and its place in the stored order (side by side: one cache line a
- * lookup). `complete`: the stored rows are every row of the phrase; else `matched`, its row set where stored.
+ * stored row ids (bit `id & 31` of word `id >> 5`), `ranks[w]` counts the marks before word `w`, and `positions` gives
+ * a row's place in the stored order by its rank among the marked ids. `complete`: the stored rows are every row of
+ * the phrase; else `matched`, its row set where stored.
  */
 export interface ByRow {
   listed: { ids: Int32Array; terms: Float64Array };
@@ -47,7 +47,7 @@ export interface ByRow {
   length: number;
   bits: Uint32Array;
   ranks: Uint32Array;
-  byRank: Float64Array;
+  positions: Int32Array;
   complete: boolean;
   matched: Uint8Array | null;
 }
@@ -75,30 +75,28 @@ export function byRow(db: Database.Database, phrase: string, stored: StoredList 
       ones += bitsIn(bits[w]);
     }
     const length = parts.reduce((sum, { ids }) => sum + ids.length, 0);
-    const byRank = new Float64Array(2 * length);
+    const positions = new Int32Array(length);
     let position = 0;
-    for (const { ids, terms } of parts) {
+    for (const { ids } of parts) {
       for (let i = 0; i < ids.length; i++, position++) {
         const id = ids[i];
-        const rank = ranks[id >>> 5] + bitsIn(bits[id >>> 5] & ((1 << (id & 31)) - 1));
-        byRank[2 * rank] = terms[i];
-        byRank[2 * rank + 1] = position;
+        positions[ranks[id >>> 5] + bitsIn(bits[id >>> 5] & ((1 << (id & 31)) - 1))] = position;
       }
     }
     return {
-      listed: parts[0], deeper: parts[1] ?? null, length, bits, ranks, byRank,
+      listed: parts[0], deeper: parts[1] ?? null, length, bits, ranks, positions,
       complete: length === stored.rows, matched: more?.matched ?? null,
     };
-  }, (form) => (form ? 8 * form.bits.length + 16 * form.length : 0));
+  }, (form) => (form ? 4 * (form.bits.length * 2 + form.length) : 0));
 }
 
-/** A row's rank among the stored rows of `form` (-1: not stored): its term and place in `byRank`. */
-function rankOf(form: ByRow, id: number): number {
+/** A row's place in the stored order of `form` (-1: not stored). */
+function positionOf(form: ByRow, id: number): number {
   const w = id >>> 5;
   if (w >= form.bits.length) return -1;
   const word = form.bits[w];
   const bit = 1 << (id & 31);
-  return (word & bit) === 0 ? -1 : form.ranks[w] + bitsIn(word & (bit - 1));
+  return (word & bit) === 0 ? -1 : form.positions[form.ranks[w] + bitsIn(word & (bit - 1))];
 }
 
 /** The term stored at `position`. */
@@ -165,11 +163,11 @@ export function thresholdRanking(query: ThresholdQuery, pool: number): { ranking
             held[other] = HELD;
             continue;
           }
-          const rank = rankOf(forms[other], id);
-          if (rank >= 0) {
-            // Read before in another list: scored then.
-            if (forms[other].byRank[2 * rank + 1] < read[other]) continue rows;
-            terms[other] = forms[other].byRank[2 * rank];
+          const position = positionOf(forms[other], id);
+          // Read before in another list: scored then.
+          if (position >= 0 && position < read[other]) continue rows;
+          if (position >= 0) {
+            terms[other] = termAt(forms[other], position);
             held[other] = HELD;
           } else if (lacks(forms[other], id)) {
             if (required[other]) continue rows;
