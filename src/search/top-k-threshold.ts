@@ -123,7 +123,8 @@ const UNKNOWN = -1;
 
 /**
  * An expression of phrases, each with its list by row id (in the expression's order): the phrases every match holds
- * (`required`: the parts of its top AND, or its one phrase), and its test (where it has ORs below the AND, else null).
+ * (`required`: the parts of its top AND, or its one phrase), its test, and whether it has ORs below the AND (then each
+ * row read is tested; else a row lacking a required phrase is all that fails).
  */
 export interface ThresholdQuery { forms: ByRow[]; required: boolean[]; matches: TreeTest; ors: boolean }
 
