@@ -102,6 +102,8 @@ for (const { expression, phrases } of queries) {
 const fromLists = topKServed(db).fromLists - listsBefore;
 const deeper = listsServed(db).deeper - deeperBefore.deeper;
 const countedFromSets = listsServed(db).countedFromSets - deeperBefore.countedFromSets;
+const threshold = listsServed(db).threshold - deeperBefore.threshold;
+const entries = listsServed(db).entries - deeperBefore.entries;
 for (const [index, { expression, phrases }] of queries.entries()) {
   const order = names.map((_, i) => names[(i + index) % names.length]);
   for (const name of order) {
@@ -122,6 +124,6 @@ printTable(table);
 const m = stats(shape.matches);
 console.log(`${queries.length} queries; phrases p50 ${stats(shape.phrases).p50}, prefix phrases p50 `
   + `${stats(shape.prefixes).p50}; matches p50 ${m.p50}, p95 ${m.p95}`);
-console.log(`proven by the top-k path: this tree ${differing.proven.now} of ${queries.length} (from the lists' terms alone: ${fromLists}, of them after reading deeper rows ${deeper}, counted from the row sets ${countedFromSets}; differing from the full ranking: ${differing.now})`
+console.log(`proven by the top-k path: this tree ${differing.proven.now} of ${queries.length} (from the lists' terms alone: ${fromLists}, of them by the threshold algorithm ${threshold}, after reading deeper rows ${deeper}, counted from the row sets ${countedFromSets}; list entries a ranking ${Math.round(entries / queries.length)}; differing from the full ranking: ${differing.now})`
   + (older ? `, before ${differing.proven.before} (differing: ${differing.before})` : '') + `; load ${load()}`);
 db.close();

@@ -24,10 +24,14 @@
 // Since session 24: the passes of a ranking read each list entry once (each goes deeper than the one before and reads
 // only the entries past it), so they go deeper in smaller steps; a pass is tested only where a quick look at the sums
 // says it may prove the pool, and an exact row's terms are summed again in the expression's order.
+// Since session 25: an expression of one phrase or an AND (of phrases and ORs of phrases) without filters or floored
+// phrases is first ranked by the threshold algorithm (top-k-threshold.ts); the passes where it does not prove the pool.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
 import { ftsTotals, impactListsHold, impactState, K1, readDeeper, readList, readRowSet, type ImpactState, type StoredList } from './impact-lists.ts';
+import { keptRead } from './kept-reads.ts';
 import { ALL_ROWS, BM25, COUNT_CAP, matching, type DocFilter, type RangeRanking } from './rank-range.ts';
+import { bitsIn, byRow, thresholdRanking, thresholdSetAside, type ByRow, type ThresholdQuery } from './top-k-threshold.ts';
 
 /**
  * Per connection (benchmarks, tests): rankings proven only once the deeper rows were read, counts taken from the row
@@ -41,14 +45,16 @@ export interface ListsServed {
   floored: number;
   /** Rankings proven from the lists' first rows alone (HEAD_ROWS, or more of them: not the whole lists). */
   fromHead: number;
-  /** List entries read into candidates. */
+  /** List entries read into candidates (or by the threshold algorithm). */
   entries: number;
+  /** Rankings proven by the threshold algorithm (top-k-threshold.ts). */
+  threshold: number;
 }
 const served = new WeakMap<Database.Database, ListsServed>();
 
 export function listsServed(db: Database.Database): ListsServed {
   let counts = served.get(db);
-  if (!counts) served.set(db, (counts = { deeper: 0, countedFromSets: 0, skipped: 0, floored: 0, fromHead: 0, entries: 0 }));
+  if (!counts) served.set(db, (counts = { deeper: 0, countedFromSets: 0, skipped: 0, floored: 0, fromHead: 0, entries: 0, threshold: 0 }));
   return counts;
 }
 
@@ -400,6 +406,19 @@ export function listsRanking(
       .get(expression, ...ALL_ROWS, ...filter.params, COUNT_CAP + 1)!.n;
     return Math.min(matched, COUNT_CAP + 1);
   };
+  // One phrase or an AND of phrases (and ORs of them): first the threshold algorithm, each row scored the moment it is read.
+  const threshold = floored === 0 && filter.whereOnDocs === '' && pool > 0 && !thresholdSetAside(db) ? thresholdQuery(db, parsed, memo, state.deeper === true) : null;
+  if (threshold) {
+    const found = thresholdRanking(threshold, pool);
+    listsServed(db).entries += found.entries;
+    if (found.ranking) {
+      listsServed(db).threshold++;
+      // The count where the algorithm did not read every match: from the lists' row sets (one phrase: its rows).
+      const counted = found.matched === null && parsed.phrases.length > 1 ? countFromForms(parsed.tree, threshold.forms, COUNT_CAP + 1) : null;
+      if (counted !== null) listsServed(db).countedFromSets++;
+      return { ranking: { ...found.ranking, matches: countOf(found.matched ?? counted) } };
+    }
+  }
   // The passes read each entry once: a deeper pass reads only the entries past those the passes before it read.
   const into = accumulated(parsed.phrases.length);
   // First from the lists' first rows alone (HEAD_ROWS), then four times as many, and so on to the whole lists: where
@@ -440,13 +459,38 @@ export function listsRanking(
   return { ranking: { ...found.ranking, matches: countOf(found.matched) } };
 }
 
-/** The lists' state where their terms are the index's own (built from it, no row changed since), else null. */
+/**
+ * The expression for the threshold algorithm (top-k-threshold.ts) where it is one phrase or an AND of phrases and ORs
+ * of phrases, each phrase with a stored list with terms; else null.
+ */
+function thresholdQuery(db: Database.Database, parsed: { phrases: string[]; tree: MatchTree }, memo: Map<string, StoredList | null>, deeper: boolean): ThresholdQuery | null {
+  const { tree } = parsed;
+  const parts = 'phrase' in tree ? [tree] : 'all' in tree ? tree.all : null;
+  if (!parts?.every((part) => 'phrase' in part || ('any' in part && part.any.every((alternative) => 'phrase' in alternative)))) return null;
+  const forms: ByRow[] = [];
+  for (const phrase of parsed.phrases) {
+    const stored = readList(db, phrase, true, memo);
+    if (!stored?.terms || stored.list.ids.length === 0) return null;
+    const form = byRow(db, phrase, { ...stored, terms: stored.terms }, deeper);
+    if (!form) return null;
+    forms.push(form);
+  }
+  const required = parsed.phrases.map((_, phrase) => parts.some((part) => 'phrase' in part && part.phrase === phrase));
+  return { forms, required, matches: compiled(tree), ors: parts.some((part) => 'any' in part) };
+}
+
+/**
+ * The lists' state where their terms are the index's own (built from it, no row changed since), else null: kept while
+ * the file is unchanged (its reads of the state, the index's structure and totals were some 25 µs a ranking).
+ */
 function exactState(db: Database.Database): ImpactState | null {
-  const state = impactState(db);
-  if (!state?.terms || !impactListsHold(db, state)) return null;
-  const totals = ftsTotals(db);
-  if (totals.rows !== state.rows || totals.avgdl !== state.avgdl) return null;
-  return sql(db, 'SELECT 1 FROM search_impacts_changed LIMIT 1').get() === undefined ? state : null;
+  return keptRead(db, 'exact state', () => {
+    const state = impactState(db);
+    if (!state?.terms || !impactListsHold(db, state)) return null;
+    const totals = ftsTotals(db);
+    if (totals.rows !== state.rows || totals.avgdl !== state.avgdl) return null;
+    return sql(db, 'SELECT 1 FROM search_impacts_changed LIMIT 1').get() === undefined ? state : null;
+  }, () => 256);
 }
 
 /** The lists with the row sets of those that leave rows out read (where not read with their deeper rows). */
@@ -860,13 +904,6 @@ const NO_ROWS = new Uint32Array(0);
 /** Every bit set: the rows of a floored phrase every row holds (never written after it is filled). */
 let onesScratch = new Uint32Array(0);
 
-/** 1-bits of a 32-bit word. */
-function bitsIn(word: number): number {
-  let v = word - ((word >>> 1) & 0x55555555);
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
-}
-
 /**
  * The rows matching `tree`, counted up to `cap`, from the phrases' row sets: a complete list's rows, or the bitmap of an
  * incomplete one (null where one has none: the caller counts through FTS5).
@@ -903,27 +940,49 @@ function countFromSets(tree: MatchTree, lists: PhraseRows[], cap: number): numbe
       }
       return scratch;
     }
-    // A stored bitmap as words (its bytes in order: little-endian words), padded where its length is not a multiple of 4.
-    if (bytes.byteOffset % 4 === 0 && bytes.length % 4 === 0) return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2);
-    const words = new Uint32Array((bytes.length + 3) >> 2);
-    new Uint8Array(words.buffer).set(bytes);
-    return words;
+    return wordsOf(bytes);
   });
-  const word = compiledWords(tree, bits);
   const high = lists.some((_, phrase) => unknown(phrase))
     ? compiledWords(tree, bits.map((set, phrase) => (unknown(phrase) ? onesScratch : set))) : null;
+  const count = countedWords(compiledWords(tree, bits), high, size, cap);
+  for (const { bits: scratch, ids } of filled) for (let i = 0; i < ids.length; i++) scratch[ids[i] >> 5] = 0;
+  return count;
+}
+
+/** A stored bitmap as words (its bytes in order: little-endian words), padded where its length is not a multiple of 4. */
+function wordsOf(bytes: Uint8Array): Uint32Array {
+  if (bytes.byteOffset % 4 === 0 && bytes.length % 4 === 0) return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2);
+  const words = new Uint32Array((bytes.length + 3) >> 2);
+  new Uint8Array(words.buffer).set(bytes);
+  return words;
+}
+
+/**
+ * The rows of the first `size` words of `word` (the rows matching a tree), counted up to `cap`; null where `high` (the
+ * same tree with the phrases of unknown rows in every row) says otherwise for a word.
+ */
+function countedWords(word: (w: number) => number, high: ((w: number) => number) | null, size: number, cap: number): number | null {
   let count = 0;
-  let decided = true;
   for (let w = 0; w < size && count < cap; w++) {
     const low = word(w);
-    if (high !== null && high(w) !== low) {
-      decided = false;
-      break;
-    }
+    if (high !== null && high(w) !== low) return null;
     count += bitsIn(low);
   }
-  for (const { bits: scratch, ids } of filled) for (let i = 0; i < ids.length; i++) scratch[ids[i] >> 5] = 0;
-  return decided ? Math.min(count, cap) : null;
+  return Math.min(count, cap);
+}
+
+/**
+ * The rows matching `tree` (no floored phrase), counted up to `cap`, from the threshold algorithm's lists by row id: a
+ * complete list's rows are its marks, another's its row set (null where it has none).
+ */
+function countFromForms(tree: MatchTree, forms: ByRow[], cap: number): number | null {
+  const bits: Uint32Array[] = [];
+  for (const form of forms) {
+    if (form.complete) bits.push(form.bits);
+    else if (form.matched) bits.push(wordsOf(form.matched));
+    else return null;
+  }
+  return countedWords(compiledWords(tree, bits), null, Math.max(...bits.map((set) => set.length)), cap);
 }
 
 /** The tree as a function of a word's index to the word of rows matching it (a word past a bitmap's end: 0). */
