@@ -50,9 +50,9 @@ export function citingVectors(db: Database.Database, text: string): string {
 }
 
 /**
- * The decisions citing a provision or a subdivision of it as one set of their ids and their search_docs rows (a decision id is a string, a row a number:
- * one set serves the conditions on decisions and on search_docs), tested row by row by `juralite_cites(?, id)` with
- * the set's key bound. A list in SQL (`IN (SELECT value FROM json_each(?))`) was built again by every statement of a
+ * The decisions citing a provision or a subdivision of it as one set of their ids and their search_docs rows (an id
+ * is a string, a row a number: one set serves the conditions on decisions and on search_docs), tested row by row by
+ * `juralite_cites(?, id)` with the set's key bound. A list in SQL (`IN (SELECT value FROM json_each(?))`) was built again by every statement of a
  * search: for a norm 98,792 of 100,000 decisions cite, 200-600 ms a statement against 11-35 ms with the set
  * (bench/README "Session 25: searches with filters").
  */
