@@ -209,19 +209,34 @@ for (const mode of modes) {
   printTable(rows);
 }
 
-// The norm arm before and after Session 17's change, interleaved on the candidates hybrid hands it (both arms' pools)
-// for the lay queries whose bridge names norms: the query over the citation_edges view (every statute edge to the
-// norm, then the candidates among them) against the candidates' seeks in citation_links_statutes; answers compared.
+// The norm arm as it was read and as it is, interleaved on the candidates hybrid hands it (both arms' pools) for the
+// lay queries whose bridge names norms: the query over the citation_edges view (every statute edge to the norm, then
+// the candidates among them; before session 17), the candidates' seeks in citation_links_statutes (sessions 17-25),
+// and each norm's counts kept per connection (session 26; the first read of a norm counted in its query's time).
+// Answers compared.
 const VIEW_QUERY = `SELECT e.from_decision_id AS id,
     (SELECT id FROM chunks WHERE decision_id = e.from_decision_id ORDER BY position LIMIT 1) AS first_chunk
   FROM citation_edges e
   WHERE e.from_decision_id IN (SELECT value FROM json_each(?)) AND e.reference_type = 'statute'
     AND (e.target_law, e.target_unit) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))
   GROUP BY e.from_decision_id ORDER BY count(*) DESC, e.from_decision_id LIMIT 200`;
-const viewArm = (norms: { law: string; unit: string }[], candidates: string[]) => sql<[string, string], { id: string; first_chunk: number | null }>(db, VIEW_QUERY)
+const SEEKS_QUERY = `
+    SELECT r.id AS id, (SELECT id FROM chunks WHERE decision_id = r.id ORDER BY position LIMIT 1) AS first_chunk
+    FROM (SELECT DISTINCT value AS id FROM json_each(?)) c
+    JOIN decision_rows r ON r.id = c.id
+    JOIN (SELECT DISTINCT value ->> 0 AS law, value ->> 1 AS unit FROM json_each(?)) n
+    JOIN citation_links l INDEXED BY citation_links_statutes
+      ON l.reference_type = 'statute' AND l.target_law = n.law AND l.target_unit = n.unit AND l.from_row = r.row
+    GROUP BY r.id ORDER BY count(*) DESC, r.id LIMIT 200`;
+const armBy = (query: string) => (norms: { law: string; unit: string }[], candidates: string[]) => sql<[string, string], { id: string; first_chunk: number | null }>(db, query)
   .all(JSON.stringify(candidates), JSON.stringify(norms.map((n) => [n.law, n.unit])))
   .filter((row) => row.first_chunk !== null).map((row) => ({ decision_id: row.id, chunks: [row.first_chunk!] }));
-const armTimes: [number[], number[]] = [[], []];
+const armWays: [string, (norms: { law: string; unit: string }[], candidates: string[]) => unknown][] = [
+  ['over the citation_edges view (before session 17)', armBy(VIEW_QUERY)],
+  ['seeks per candidate and norm (sessions 17-25)', armBy(SEEKS_QUERY)],
+  ["each norm's counts kept (now)", (norms, candidates) => normArm(db, norms, candidates)],
+];
+const armTimes: number[][] = armWays.map(() => []);
 let armSame = 0;
 let armAsked = 0;
 for (const [index, query] of queries.lay.entries()) {
@@ -231,22 +246,23 @@ for (const [index, query] of queries.lay.entries()) {
   const filters = filterSql({});
   const lexical = lexicalArm(db, matchExpression(asTyped(plan.groups), false), filters, DECISION_POOL, phrasesOf(asTyped(plan.groups)));
   const candidates = [...new Set([...lexical.entries, ...semanticArm(db, qv, {}, filters).entries].map((entry) => entry.decision_id))];
-  const ways = [() => viewArm(plan.norms, candidates), () => normArm(db, plan.norms, candidates)];
   const answers: string[] = [];
-  for (const way of index % 2 === 0 ? [0, 1] : [1, 0]) {
+  const order = armWays.map((_, way) => way);
+  for (let turn = 0; turn < index % order.length; turn++) order.push(order.shift()!);
+  for (const way of order) {
     const started = performance.now();
-    answers[way] = JSON.stringify(ways[way]());
-    armTimes[way].push(performance.now() - started);
+    answers[way] = JSON.stringify(armWays[way]![1](plan.norms, candidates));
+    armTimes[way]!.push(performance.now() - started);
   }
   armAsked++;
-  if (answers[0] === answers[1]) armSame++;
+  if (answers.every((answer) => answer === answers[0])) armSame++;
 }
-const armRows: (string | number)[][] = [['norm arm, lay queries with norms', 'p50 ms', 'p95 ms', 'mean ms', 'x view p50']];
-for (const [way, name] of ['over the citation_edges view (before)', 'seeks per candidate and norm (now)'].entries()) {
-  const s = stats(armTimes[way]);
-  armRows.push([name, s.p50, s.p95, s.mean.toFixed(3), (s.p50 / stats(armTimes[0]).p50).toFixed(2)]);
+const armRows: (string | number)[][] = [['norm arm, lay queries with norms', 'p50 ms', 'p95 ms', 'mean ms', 'x seeks p50']];
+for (const [way, [name]] of armWays.entries()) {
+  const s = stats(armTimes[way]!);
+  armRows.push([name, s.p50, s.p95, s.mean.toFixed(3), (s.p50 / stats(armTimes[1]!).p50).toFixed(2)]);
 }
-console.log(`\nnorm arm: ${armAsked} lay queries with norms, both ways interleaved, identical answers ${armSame}/${armAsked}`);
+console.log(`\nnorm arm: ${armAsked} lay queries with norms, the three ways interleaved (rotated), identical answers ${armSame}/${armAsked}`);
 printTable(armRows);
 
 if (values.before) {

@@ -1,33 +1,54 @@
 // The norm arm of hybrid: when the bridge maps a lay term to norms, the decisions that the other arms found and that
 // cite those norms (statute edges of the text or the Normenkette) form a ranked list of their own, most citations
-// first. It re-ranks candidates rather than listing every citing decision of the corpus: a common provision is cited
-// by hundreds of thousands of edge rows at 100k decisions (the whole list took 200 ms), and the candidates already
-// passed the filters.
+// first. It re-ranks candidates rather than listing every citing decision of the corpus: the candidates already passed
+// the filters.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
+import { keptRead } from './kept-reads.ts';
 import type { ArmEntry } from './fusion.ts';
 
 const NORM_ARM_LIMIT = 200;
 
 /**
- * The candidates citing any of `norms`, most citations of them first; each with its first passage. Read from the
- * candidates: for each candidate and norm, its edges in the index citation_links_statutes (law, unit, row), so the
- * cost follows the candidates (some 280), not the norm's edges in the corpus (102,000 to § 573 BGB at 100k: the query
- * over citation_edges read them all, 10 to 100 ms a hybrid query; bench/README "Session 17: where a search's time goes").
+ * The candidates citing any of `norms`, most citations of them first (ties by id); each with its first passage, and
+ * none without a passage.
+ *
+ * Each norm's citing decisions (their edge counts and first chunks) are read once per connection while the file is
+ * unchanged (kept reads), so a search looks its candidates up in memory. Read per search (a seek per candidate and norm,
+ * then one per decision for its first chunk), the arm took 2-11 ms of a lay hybrid query at 100k; a norm's read takes
+ * 25-60 ms once (§ 573 BGB: 10,000 decisions, 102,000 edges; bench/README "Session 26: the norm arm").
  */
 export function normArm(db: Database.Database, norms: { law: string; unit: string }[], candidates: string[]): ArmEntry[] {
   if (norms.length === 0 || candidates.length === 0) return [];
-  const rows = sql<[string, string, number], { id: string; first_chunk: number | null }>(db, NORM_ARM_SQL)
-    .all(JSON.stringify(candidates), JSON.stringify(norms.map((n) => [n.law, n.unit])), NORM_ARM_LIMIT);
-  return rows.filter((row) => row.first_chunk !== null).map((row) => ({ decision_id: row.id, chunks: [row.first_chunk!] }));
+  const distinctNorms = [...new Map(norms.map((norm) => [JSON.stringify([norm.law, norm.unit]), norm])).values()];
+  const citingOfNorms = distinctNorms.map((norm) => citingDecisions(db, norm.law, norm.unit));
+  const cited: { id: string; count: number; firstChunk: number | null }[] = [];
+  for (const id of new Set(candidates)) {
+    let count = 0;
+    let firstChunk: number | null = null;
+    for (const citing of citingOfNorms) {
+      const held = citing.get(id);
+      if (held) [count, firstChunk] = [count + held.count, held.firstChunk];
+    }
+    if (count > 0) cited.push({ id, count, firstChunk });
+  }
+  // Decision ids are UUIDs (src/corpus/ids.ts): JavaScript's order of them is SQLite's binary one.
+  cited.sort((a, b) => b.count - a.count || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return cited.slice(0, NORM_ARM_LIMIT).filter((entry) => entry.firstChunk !== null)
+    .map((entry) => ({ decision_id: entry.id, chunks: [entry.firstChunk!] }));
 }
 
-/** The norm arm's query: candidates (JSON ids), norms (JSON [law, unit] pairs), limit. */
-export const NORM_ARM_SQL = `
-    SELECT r.id AS id, (SELECT id FROM chunks WHERE decision_id = r.id ORDER BY position LIMIT 1) AS first_chunk
-    FROM (SELECT DISTINCT value AS id FROM json_each(?)) c
-    JOIN decision_rows r ON r.id = c.id
-    JOIN (SELECT DISTINCT value ->> 0 AS law, value ->> 1 AS unit FROM json_each(?)) n
-    JOIN citation_links l INDEXED BY citation_links_statutes
-      ON l.reference_type = 'statute' AND l.target_law = n.law AND l.target_unit = n.unit AND l.from_row = r.row
-    GROUP BY r.id ORDER BY count(*) DESC, r.id LIMIT +?`;
+interface CitingDecision { count: number; firstChunk: number | null }
+
+/** The decisions citing the norm (law and unit as cited), each with its number of statute edges to it and its first chunk. */
+export function citingDecisions(db: Database.Database, law: string, unit: string): Map<string, CitingDecision> {
+  return keptRead(db, `norm arm ${JSON.stringify([law, unit])}`, () => new Map(
+    sql<[string, string], [string, number, number | null]>(db, CITING_DECISIONS_SQL).raw().all(law, unit)
+      .map(([id, count, firstChunk]) => [id, { count, firstChunk }])), (citing) => 160 * citing.size);
+}
+
+/** A norm's citing decisions: their edges from the index citation_links_statutes (law, unit), their first chunks. */
+export const CITING_DECISIONS_SQL = `SELECT r.id, count(*),
+    (SELECT x.id FROM row_chunks x WHERE x.decision_row = l.from_row ORDER BY x.position LIMIT 1)
+  FROM citation_links l INDEXED BY citation_links_statutes JOIN decision_rows r ON r.row = l.from_row
+  WHERE l.reference_type = 'statute' AND l.target_law = ? AND l.target_unit = ? GROUP BY l.from_row`;

@@ -1,14 +1,14 @@
 /**
  * The norm arm of hybrid (src/search/norm-arm.ts) against its definition computed here from citation_edges: the
  * candidates with a statute edge to one of the norms, most such edges first (ties by id), each with its first chunk;
- * and its reads follow the candidates (one index seek per candidate and norm), not every edge to the norm.
+ * a norm's counts read from the index alone, once per connection, and again once the file changes.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type Database from 'better-sqlite3';
 import { smallCorpus } from './small-corpus.ts';
-import { NORM_ARM_SQL, normArm } from '../../src/search/norm-arm.ts';
+import { CITING_DECISIONS_SQL, normArm } from '../../src/search/norm-arm.ts';
 
 const TEXTS = [
   'Die Kündigung nach § 573 Abs. 2 Nr. 2 BGB wegen Eigenbedarfs ist wirksam; § 573 BGB verlangt ein Interesse, § 546 BGB die Räumung.',
@@ -33,7 +33,7 @@ function byDefinition(db: Database.Database, norms: { law: string; unit: string 
     .map(([id]) => ({ decision_id: id, chunks: [first.get(id) as number] }));
 }
 
-test('norm arm: the candidates citing the norms, most edges first, as defined; read from the candidates', async (t) => {
+test('norm arm: the candidates citing the norms, most edges first, as defined', async (t) => {
   const db = await smallCorpus(t, TEXTS.map((text, i) => ({ doknr: `KORE61000${i}`, aktenzeichen: `VIII ZR ${i + 1}/24`, norm: '', text })));
   const ids = (db.prepare('SELECT id FROM decisions ORDER BY id').pluck().all() as string[]);
   const expected = byDefinition(db, [{ law: 'BGB', unit: '§ 573' }, { law: 'BGB', unit: '§ 546' }], ids);
@@ -47,6 +47,21 @@ test('norm arm: the candidates citing the norms, most edges first, as defined; r
       assert.deepEqual(normArm(db, norms, asked), norms.length === 0 ? [] : byDefinition(db, norms, candidates));
     },
   ), { numRuns: 150, seed: 27 });
-  const plan = (db.prepare(`EXPLAIN QUERY PLAN ${NORM_ARM_SQL}`).all('[]', '[]', 200) as { detail: string }[]).map((row) => row.detail).join('\n');
-  assert.match(plan, /COVERING INDEX citation_links_statutes \(target_law=\? AND target_unit=\? AND from_row=\?\)/u, 'one index seek per candidate and norm');
+  const plan = (db.prepare(`EXPLAIN QUERY PLAN ${CITING_DECISIONS_SQL}`).all('BGB', '§ 573') as { detail: string }[]).map((row) => row.detail).join('\n');
+  assert.match(plan, /COVERING INDEX citation_links_statutes \(target_law=\? AND target_unit=\?\)/u, 'a norm\'s edges from the index alone');
+});
+
+test('norm arm: the counts kept per connection are read again when the file changes', async (t) => {
+  const db = await smallCorpus(t, TEXTS.map((text, i) => ({ doknr: `KORE61100${i}`, aktenzeichen: `VIII ZR ${i + 11}/24`, norm: '', text })));
+  const ids = (db.prepare('SELECT id FROM decisions ORDER BY id').pluck().all() as string[]);
+  const norms = [{ law: 'BGB', unit: '§ 573' }];
+  const before = normArm(db, norms, ids);
+  assert.deepEqual(before, byDefinition(db, norms, ids));
+  assert.ok(before.length >= 2, 'the fixture cites § 573 BGB in two decisions or more');
+  const [dropped] = before;
+  db.prepare(`DELETE FROM citation_links WHERE reference_type = 'statute' AND target_law = 'BGB' AND target_unit = '§ 573'
+    AND from_row = (SELECT row FROM decision_rows WHERE id = ?)`).run(dropped!.decision_id);
+  const after = normArm(db, norms, ids);
+  assert.deepEqual(after, byDefinition(db, norms, ids));
+  assert.ok(!after.some((entry) => entry.decision_id === dropped!.decision_id), 'the decision no longer citing § 573 BGB is gone');
 });
