@@ -460,12 +460,15 @@ export function listsRanking(
 }
 
 /**
- * The expression for the threshold algorithm (top-k-threshold.ts) where it is one phrase or an AND of phrases and ORs
- * of phrases, each phrase with a stored list with terms; else null.
+ * The expression for the threshold algorithm (top-k-threshold.ts) where it is one phrase, an AND of phrases and ORs
+ * of phrases, or an OR of phrases (a word and the compounds ending in it), each phrase with a stored list with terms;
+ * else null.
  */
 function thresholdQuery(db: Database.Database, parsed: { phrases: string[]; tree: MatchTree }, memo: Map<string, StoredList | null>, deeper: boolean): ThresholdQuery | null {
   const { tree } = parsed;
-  const parts = 'phrase' in tree ? [tree] : 'all' in tree ? tree.all : null;
+  // An OR of phrases: each phrase is a part no match needs (none required: every list is read).
+  const anyOfPhrases = 'any' in tree && tree.any.every((part) => 'phrase' in part);
+  const parts = 'phrase' in tree ? [tree] : 'all' in tree ? tree.all : anyOfPhrases ? [tree] : null;
   if (!parts?.every((part) => 'phrase' in part || ('any' in part && part.any.every((alternative) => 'phrase' in alternative)))) return null;
   const forms: ByRow[] = [];
   for (const phrase of parsed.phrases) {

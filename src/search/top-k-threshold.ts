@@ -1,13 +1,14 @@
-// Keyword rankings of one phrase or an AND of phrases (and ORs of phrases) proven by the threshold algorithm (Fagin's
-// TA): the first try of top-k-lists.ts where no filter applies and no phrase is floored. The passes there know a row's
+// Keyword rankings of one phrase, an AND of phrases (and ORs of phrases) or an OR of phrases proven by the threshold
+// algorithm (Fagin's TA): the first try of top-k-lists.ts where no filter applies and no phrase is floored. The passes there know a row's
 // term for a phrase only once they reach the row in that phrase's list: a row read in one list alone is bounded by its
 // term plus the other lists' last terms, which keeps the bound above the pool until the lists are read whole (59 of
 // the 200 bench rankings at 100k read their 8,000 entries so; bench/README, session 24). Here each row is scored the
 // moment it is first read: its terms for the other phrases are looked up by row id in their lists (listed and deeper
 // rows, kept per connection in a form by row id), and a row that a complete list or a row set leaves out lacks the
-// phrase. The lists of the phrases every match holds (the AND's own) are read best first, a step at a time; a row
-// read in none of them scores at most the sum of their next terms and the other phrases' first; the pool is proven
-// once its last row beats that and every row only bounded (one holding a phrase past its stored rows, or not known to).
+// phrase. The lists of the phrases every match holds (the AND's own; for an OR of phrases, every list) are read best
+// first, a step at a time; a row read in none of them scores at most the sum of their next terms and the other
+// phrases' first; the pool is proven once its last row beats that and every row only bounded (one holding a phrase
+// past its stored rows, or not known to).
 import type Database from 'better-sqlite3';
 import { keptRead } from './kept-reads.ts';
 import { setAsideSwitch } from './set-aside.ts';
@@ -137,6 +138,9 @@ export interface ThresholdQuery { forms: ByRow[]; required: boolean[]; matches: 
 export function thresholdRanking(query: ThresholdQuery, pool: number): { ranking: RangeRanking | null; matched: number | null; entries: number } {
   const { forms, required, matches, ors } = query;
   const m = forms.length;
+  // The lists read best first: those of the phrases every match holds; for an OR of phrases (none required), all.
+  const anyRequired = required.includes(true);
+  const source = (phrase: number) => required[phrase] || !anyRequired;
   if (termScratch.length < m) [termScratch, heldScratch] = [new Float64Array(m), new Int8Array(m)];
   const terms = termScratch;
   const held = heldScratch;
@@ -153,7 +157,7 @@ export function thresholdRanking(query: ThresholdQuery, pool: number): { ranking
   for (let depth = STEP(pool); ; depth += STEP(pool)) {
     for (let phrase = 0; phrase < m; phrase++) {
       const form = forms[phrase];
-      const end = required[phrase] ? Math.min(depth, form.length) : 0;
+      const end = source(phrase) ? Math.min(depth, form.length) : 0;
       entries += end - read[phrase];
       rows: for (let at = read[phrase]; at < end; at++) {
         const id = idAt(form, at);
@@ -218,6 +222,6 @@ export function thresholdRanking(query: ThresholdQuery, pool: number): { ranking
     const bound = Math.max(unread, others);
     if (bound === -Infinity) return { ranking: ranking(), matched: exact, entries };
     if (keptIds.length === pool && keptScores[pool - 1] > bound * (1 + MARGIN) + MARGIN) return { ranking: ranking(), matched: null, entries };
-    if (read.every((n, phrase) => n === forms[phrase].length || !required[phrase])) return { ranking: null, matched: null, entries };
+    if (read.every((n, phrase) => n === forms[phrase].length || !source(phrase))) return { ranking: null, matched: null, entries };
   }
 }

@@ -87,3 +87,22 @@ test('rankings proven by the threshold algorithm are FTS5\'s, scores bit for bit
     assert.ok(entries.threshold < entries.passes * fewer, JSON.stringify({ length, depth, ...entries }));
   }
 });
+
+test('an OR of phrases (every list read best first) is FTS5\'s ranking, scores bit for bit, with its count', async (t) => {
+  const db = await corpus(t);
+  db.transaction(() => buildImpactLists(db, { length: 40, depth: 160, minRows: 6 }))();
+  sealImpactLists(db);
+  const phrases = listedPhrases(db);
+  const ors = fc.uniqueArray(fc.constantFrom(...phrases), { minLength: 2, maxLength: 4 }).map((any) => any.join(' OR '));
+  const counts = { proven: 0, partly: 0 };
+  const stored = sql<[string], { n: number }>(db, 'SELECT length(listed) / 8 + coalesce(length(deeper), 0) / 12 AS n FROM search_impacts WHERE phrase = ?');
+  fc.assert(fc.property(ors, fc.constantFrom(1, 2, 5, 20), (expression, pool) => {
+    const before = listsServed(db).threshold;
+    const fast = fromLists(db, expression, pool);
+    if (listsServed(db).threshold === before) return;
+    counts.proven++;
+    assert.deepEqual(fast.ranking, db.transaction(() => rankRange(db, expression, filterSql({}), ALL_ROWS, pool))(), expression);
+    if (fast.entries < parseExpression(expression)!.phrases.reduce((sum, phrase) => sum + stored.get(phrase)!.n, 0)) counts.partly++;
+  }), { numRuns: 200, seed: 26 });
+  assert.ok(counts.proven >= 150 && counts.partly >= 100, JSON.stringify(counts));
+});
