@@ -1,14 +1,14 @@
 // Keyword rankings of one phrase, an AND of phrases (and ORs of phrases) or an OR of phrases proven by the threshold
-// algorithm (Fagin's TA): the first try of top-k-lists.ts where no filter applies and no phrase is floored. The passes there know a row's
-// term for a phrase only once they reach the row in that phrase's list: a row read in one list alone is bounded by its
-// term plus the other lists' last terms, which keeps the bound above the pool until the lists are read whole (59 of
-// the 200 bench rankings at 100k read their 8,000 entries so; bench/README, session 24). Here each row is scored the
-// moment it is first read: its terms for the other phrases are looked up by row id in their lists (listed and deeper
-// rows, kept per connection in a form by row id), and a row that a complete list or a row set leaves out lacks the
-// phrase. The lists of the phrases every match holds (the AND's own; for an OR of phrases, every list) are read best
-// first, a step at a time; a row read in none of them scores at most the sum of their next terms and the other
-// phrases' first; the pool is proven once its last row beats that and every row only bounded (one holding a phrase
-// past its stored rows, or not known to).
+// algorithm (Fagin's TA): the first try of top-k-lists.ts where no filter applies and no phrase is floored. The passes
+// there know a row's term for a phrase only once they reach the row in that phrase's list: a row read in one list alone
+// is bounded by its term plus the other lists' last terms, which keeps the bound above the pool until the lists are
+// read whole (59 of the 200 bench rankings at 100k read their 8,000 entries so; bench/README, session 24). Here each
+// row is scored the moment it is first read: its terms for the other phrases are looked up by row id in their lists
+// (listed and deeper rows, kept per connection in a form by row id), and a row that a complete list or a row set leaves
+// out lacks the phrase. The lists of the phrases every match holds (the AND's own; for an OR of phrases, every list)
+// are read best first, a step at a time; a row read in none of them scores at most the sum of their next terms and the
+// other phrases' first; the pool is proven once its last row beats that and every row only bounded (one holding a
+// phrase past its stored rows, or not known to).
 import type Database from 'better-sqlite3';
 import { keptRead } from './kept-reads.ts';
 import { setAsideSwitch } from './set-aside.ts';
