@@ -94,6 +94,12 @@ export interface ImpactState {
    * before session 21).
    */
   groupRows?: boolean;
+  /**
+   * The least rows of a listed phrase, and the rows kept with the deeper ones (absent: LIST_MIN_ROWS and DEEPER_FACTOR
+   * times the length: lists built before session 26). Lists made at search time are made alike (madeList).
+   */
+  minRows?: number;
+  depth?: number;
 }
 
 /** Creates the lists' tables and trigger where missing (a writable connection, before the drain writes rows). */
@@ -193,9 +199,11 @@ export function readList(db: Database.Database, phrase: string, terms: boolean, 
   if (kept !== undefined) return kept;
   const read = keptRead(db, `list ${terms} ${phrase}`, () => {
     const stored = sql<[string], { rows: number; beyond: number; listed: Buffer; terms: Buffer | null }>(db,
-      `SELECT rows, beyond, listed, ${terms ? 'terms' : 'NULL AS terms'} FROM search_impacts WHERE phrase = ?`).get(phrase);
-    return stored
-      ? { rows: stored.rows, beyond: stored.beyond, list: decodeList(stored.listed), terms: stored.terms && decodeTerms(stored.terms) } : null;
+      `SELECT rows, beyond, listed, ${terms ? 'terms' : 'NULL AS terms'} FROM search_impacts WHERE phrase = ?`).get(phrase)
+      ?? madeList(db, phrase);
+    return stored ? {
+      rows: stored.rows, beyond: stored.beyond, list: decodeList(stored.listed), terms: terms && stored.terms ? decodeTerms(stored.terms) : null,
+    } : null;
   }, (list) => (list ? list.list.ids.byteLength * 2 + (list.terms?.byteLength ?? 0) : 0));
   memo?.set(phrase, read);
   return read;
@@ -233,7 +241,7 @@ const rowSet = (matched: Buffer | null) => matched && new Uint8Array(matched.buf
 export function readDeeper(db: Database.Database, phrase: string): DeeperRows | null {
   return keptRead(db, `deeper ${phrase}`, () => {
     const stored = sql<[string], { deeper: Buffer | null; matched: Buffer | null }>(db,
-      'SELECT deeper, matched FROM search_impacts WHERE phrase = ?').get(phrase);
+      'SELECT deeper, matched FROM search_impacts WHERE phrase = ?').get(phrase) ?? madeList(db, phrase);
     if (!stored?.deeper) return null;
     const bytes = aligned(stored.deeper, 8);
     const n = bytes.byteLength / 12;
@@ -248,12 +256,71 @@ export function readDeeper(db: Database.Database, phrase: string): DeeperRows | 
 /** A phrase's row set where its list leaves rows out (null: none stored; call only where the state says `deeper`). */
 export function readRowSet(db: Database.Database, phrase: string): Uint8Array | null {
   return keptRead(db, `set ${phrase}`,
-    () => rowSet(sql<[string], { matched: Buffer | null }>(db, 'SELECT matched FROM search_impacts WHERE phrase = ?').get(phrase)?.matched ?? null),
+    () => rowSet((sql<[string], { matched: Buffer | null }>(db, 'SELECT matched FROM search_impacts WHERE phrase = ?').get(phrase)
+      ?? madeList(db, phrase))?.matched ?? null),
     (set) => set?.byteLength ?? 0);
 }
 
 /** A float32 at or above `value` (float32 rounds to nearest: 2^-24 relative at most; this adds 1e-6). */
 const roundedUp = (value: number) => Math.fround(value * (1 + 1e-6));
+
+/** A list's columns as search_impacts stores them. */
+interface ListRecord { rows: number; beyond: number; listed: Buffer; terms: Buffer; deeper: Buffer; matched: Buffer | null }
+
+const COUNT_SQL = 'SELECT count(*) AS n FROM decisions_fts WHERE decisions_fts MATCH ?';
+const RANKED_SQL = `SELECT rowid AS doc_id, ${BM25} AS score FROM decisions_fts WHERE decisions_fts MATCH ? ORDER BY score, rowid LIMIT +?`;
+
+/** The rows matching a phrase: FTS5's count, not fts5vocab's (the IDF bound must not rest on rows a delete left there). */
+const rowsMatching = (db: Database.Database, phrase: string) => sql<[string], { n: number }>(db, COUNT_SQL).get(phrase)!.n;
+
+/**
+ * The list of a phrase matching `rows` of the index's `indexRows` rows, from decisions_fts as this connection reads it.
+ * A phrase matching half the rows or more gets an empty list: FTS5 floors its IDF at 1e-6, so it bounds a score by
+ * 1e-6 * (k1 + 1) without any row. A phrase matching none gets an empty list too (a made list: the build lists none).
+ */
+function listOf(db: Database.Database, phrase: string, rows: number, indexRows: number, length: number, deep: number): ListRecord {
+  const empty = Buffer.alloc(0);
+  if (rows === 0) return { rows, beyond: 0, listed: empty, terms: empty, deeper: empty, matched: null };
+  if (rows * 2 >= indexRows) return { rows, beyond: K1 + 1, listed: empty, terms: empty, deeper: empty, matched: null };
+  const weight = idf(indexRows, rows);
+  // One row more than kept: the first row left out gives `beyond`.
+  const best = sql<[string, number], { doc_id: number; score: number }>(db, RANKED_SQL).all(phrase, deep + 1);
+  const saturations = best.map((row) => -row.score / weight);
+  const listed = best.slice(0, length);
+  const deeper = best.slice(length, deep);
+  // FTS5's score of one phrase is -1.0 * (0.0 + term): the term itself, bit for bit.
+  const terms = (part: typeof best) => part.map((row) => -row.score);
+  const matching = sql<[string], { doc_id: number }>(db, 'SELECT rowid AS doc_id FROM decisions_fts WHERE decisions_fts MATCH ?');
+  return {
+    rows, beyond: best.length > length ? roundedUp(saturations[length]) : 0,
+    listed: encodeList(listed.map((row) => row.doc_id), saturations.slice(0, length)), terms: encodeTerms(terms(listed)),
+    deeper: encodeDeeper(deeper.map((row) => row.doc_id), terms(deeper)),
+    matched: rows > length ? encodeRowSet(matching.all(phrase).map((row) => row.doc_id)) : null,
+  };
+}
+
+/**
+ * The list of a phrase the build did not list, made as the build would and kept per connection while the file is
+ * unchanged (null: it matches too few rows to be listed, or the lists are not the index's own now). The build lists
+ * the corpus's words and their prefixes; a typed word that is no word of the corpus, only the start of its compounds
+ * ("vertrag"* where only 'Kaufvertrag' and 'Vertragsschluss' occur), matched thousands of rows without a list: the
+ * top-k path declined and FTS5 ranked every match on every search (57 ms for 'Vertrag' at 100k). NEAR groups are
+ * listed by the build or not at all (their lists hold sums, not terms).
+ */
+function madeList(db: Database.Database, phrase: string): ListRecord | null {
+  if (phrase.startsWith('NEAR(')) return null;
+  return keptRead(db, `made list ${phrase}`, () => {
+    const state = impactState(db);
+    if (!state?.terms || !state.deeper || sql(db, 'SELECT 1 FROM search_impacts_changed LIMIT 1').get() !== undefined) return null;
+    const totals = ftsTotals(db);
+    if (totals.rows !== state.rows || totals.avgdl !== state.avgdl) return null;
+    const rows = rowsMatching(db, phrase);
+    // A phrase of a few rows is read whole where needed (the build lists none either); one of none is known to match none.
+    if (rows > 0 && rows < (state.minRows ?? LIST_MIN_ROWS)) return null;
+    const length = state.length ?? listLength(totals.rows);
+    return listOf(db, phrase, rows, totals.rows, length, state.depth ?? length * DEEPER_FACTOR);
+  }, (record) => (record ? record.listed.byteLength + record.terms.byteLength + record.deeper.byteLength + (record.matched?.byteLength ?? 0) : 0));
+}
 
 /**
  * length: rows listed per phrase; depth: rows kept with the deeper ones (listed included); minRows: the least rows of a
@@ -265,8 +332,7 @@ export interface BuildOptions { length?: number; depth?: number; minRows?: numbe
 /**
  * Builds every list anew from decisions_fts as this connection reads it (inside the caller's transaction): one per
  * indexed word matching at least `minRows` rows, and one per such word of PREFIX_MIN letters or more (no digits) with
- * the words it begins. A phrase matching half the rows or more gets an empty list: FTS5 floors its IDF at 1e-6, so
- * it bounds a score by 1e-6 * (k1 + 1) without any row. Clears the noted rows; the caller seals after its commit.
+ * the words it begins (listOf). Clears the noted rows; the caller seals after its commit.
  */
 export function buildImpactLists(db: Database.Database, options: BuildOptions = {}): void {
   // FTS5 writes its averages record when the transaction ends (or at a flush): inside the drain that wrote the rows
@@ -279,33 +345,14 @@ export function buildImpactLists(db: Database.Database, options: BuildOptions = 
   db.exec('DELETE FROM search_impacts; DELETE FROM search_impacts_changed');
   db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_impacts_vocab USING fts5vocab(main, decisions_fts, row)`);
   const words = sql<[number], { term: string }>(db, 'SELECT term FROM temp.search_impacts_vocab WHERE doc >= ?').all(minRows);
-  const count = sql<[string], { n: number }>(db, 'SELECT count(*) AS n FROM decisions_fts WHERE decisions_fts MATCH ?');
   const deep = Math.max(length, options.depth ?? length * DEEPER_FACTOR);
-  const ranked = sql<[string, number], { doc_id: number; score: number }>(db,
-    `SELECT rowid AS doc_id, ${BM25} AS score FROM decisions_fts WHERE decisions_fts MATCH ? ORDER BY score, rowid LIMIT +?`);
-  const matching = sql<[string], { doc_id: number }>(db, 'SELECT rowid AS doc_id FROM decisions_fts WHERE decisions_fts MATCH ?');
   const insert = sql(db, `INSERT OR IGNORE INTO search_impacts (phrase, rows, beyond, listed, terms, deeper, matched)
     VALUES (?, ?, ?, ?, ?, ?, ?)`);
   const list = (phrase: string) => {
-    // The count, not fts5vocab's: the IDF bound must not rest on rows a delete left in the vocabulary.
-    const rows = count.get(phrase)!.n;
+    const rows = rowsMatching(db, phrase);
     if (rows < minRows) return;
-    if (rows * 2 >= totals.rows) {
-      insert.run(phrase, rows, K1 + 1, Buffer.alloc(0), Buffer.alloc(0), Buffer.alloc(0), null);
-      return;
-    }
-    const weight = idf(totals.rows, rows);
-    // One row more than kept: the first row left out gives `beyond`.
-    const best = ranked.all(phrase, deep + 1);
-    const saturations = best.map((row) => -row.score / weight);
-    const listed = best.slice(0, length);
-    const deeper = best.slice(length, deep);
-    // FTS5's score of one phrase is -1.0 * (0.0 + term): the term itself, bit for bit.
-    const terms = (part: typeof best) => part.map((row) => -row.score);
-    insert.run(phrase, rows, best.length > length ? roundedUp(saturations[length]) : 0,
-      encodeList(listed.map((row) => row.doc_id), saturations.slice(0, length)), encodeTerms(terms(listed)),
-      encodeDeeper(deeper.map((row) => row.doc_id), terms(deeper)),
-      rows > length ? encodeRowSet(matching.all(phrase).map((row) => row.doc_id)) : null);
+    const record = listOf(db, phrase, rows, totals.rows, length, deep);
+    insert.run(phrase, record.rows, record.beyond, record.listed, record.terms, record.deeper, record.matched);
   };
   for (const { term } of words) {
     list(`"${term}"`);
@@ -320,8 +367,9 @@ export function buildImpactLists(db: Database.Database, options: BuildOptions = 
   const recorded = sql<[string], { rows: number }>(db, 'SELECT rows FROM search_impacts WHERE phrase = ?');
   const units = bridgeUnits((stem) => (recorded.get(`"${stem.replace(/"/gu, '""')}"`)?.rows ?? 0) * 2 >= totals.rows);
   for (const phrase of units.phrases) list(phrase);
+  const ranked = sql<[string, number], { doc_id: number; score: number }>(db, RANKED_SQL);
   for (const group of units.groups) {
-    const rows = count.get(group)!.n;
+    const rows = rowsMatching(db, group);
     if (rows === 0) continue;
     const sums = ranked.all(group, deep + 1).map((row) => ({ doc_id: row.doc_id, sum: -row.score }));
     const listed = sums.slice(0, length);
@@ -330,7 +378,7 @@ export function buildImpactLists(db: Database.Database, options: BuildOptions = 
       encodeList(listed.map((row) => row.doc_id), listed.map((row) => row.sum)), encodeTerms(listed.map((row) => row.sum)),
       encodeDeeper(deeper.map((row) => row.doc_id), deeper.map((row) => row.sum)), null);
   }
-  setState(db, { rows: totals.rows, avgdl: totals.avgdl, fingerprint: null, length, terms: true, deeper: true, groups: true, groupRows: true });
+  setState(db, { rows: totals.rows, avgdl: totals.avgdl, fingerprint: null, length, terms: true, deeper: true, groups: true, groupRows: true, minRows, depth: deep });
 }
 
 /** Notes a decision row the drain writes (a new row, or one written anew), for the top-k path to score it always. */

@@ -473,7 +473,8 @@ function thresholdQuery(db: Database.Database, parsed: { phrases: string[]; tree
   const forms: ByRow[] = [];
   for (const phrase of parsed.phrases) {
     const stored = readList(db, phrase, true, memo);
-    if (!stored?.terms || stored.list.ids.length === 0) return null;
+    // An empty list: a phrase in half the rows or more (floored: not here), or one matching none (complete, empty).
+    if (!stored?.terms || (stored.list.ids.length === 0 && stored.rows > 0)) return null;
     const form = byRow(db, phrase, { ...stored, terms: stored.terms }, deeper);
     if (!form) return null;
     forms.push(form);
