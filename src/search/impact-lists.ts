@@ -187,24 +187,37 @@ function encodeList(ids: number[], saturations: number[]): Buffer {
   return bytes;
 }
 
-/** A phrase's list as stored, decoded; `terms` null where built without them. */
-export interface StoredList { rows: number; beyond: number; list: ImpactList; terms: Float64Array | null }
+/**
+ * A phrase's list as stored, decoded; `terms` null where built without them. `made`: made at search time (madeList),
+ * not stored by the build.
+ */
+export interface StoredList { rows: number; beyond: number; list: ImpactList; terms: Float64Array | null; made: boolean }
 
 /**
  * A phrase's list (null: none), read once per ranking where `memo` is given (the top-k path reads it twice at most).
- * `terms`: the state says the lists hold them (a file of an older juralite has no such column).
+ * `terms`: the state says the lists hold them (a file of an older juralite has no such column). `make`: a phrase the
+ * build did not list gets the list the build would have stored (madeList), where the caller's path gains by it.
  */
-export function readList(db: Database.Database, phrase: string, terms: boolean, memo?: Map<string, StoredList | null>): StoredList | null {
+export function readList(
+  db: Database.Database, phrase: string, terms: boolean, memo?: Map<string, StoredList | null>, make = false,
+): StoredList | null {
   const kept = memo?.get(phrase);
-  if (kept !== undefined) return kept;
-  const read = keptRead(db, `list ${terms} ${phrase}`, () => {
+  if (kept !== undefined && (kept !== null || !make)) return kept;
+  const decoded = (stored: { rows: number; beyond: number; listed: Buffer; terms: Buffer | null }, made: boolean): StoredList => ({
+    rows: stored.rows, beyond: stored.beyond, list: decodeList(stored.listed), terms: terms && stored.terms ? decodeTerms(stored.terms) : null, made,
+  });
+  const size = (list: StoredList | null) => (list ? list.list.ids.byteLength * 2 + (list.terms?.byteLength ?? 0) : 0);
+  let read = keptRead(db, `list ${terms} ${phrase}`, () => {
     const stored = sql<[string], { rows: number; beyond: number; listed: Buffer; terms: Buffer | null }>(db,
-      `SELECT rows, beyond, listed, ${terms ? 'terms' : 'NULL AS terms'} FROM search_impacts WHERE phrase = ?`).get(phrase)
-      ?? madeList(db, phrase);
-    return stored ? {
-      rows: stored.rows, beyond: stored.beyond, list: decodeList(stored.listed), terms: terms && stored.terms ? decodeTerms(stored.terms) : null,
-    } : null;
-  }, (list) => (list ? list.list.ids.byteLength * 2 + (list.terms?.byteLength ?? 0) : 0));
+      `SELECT rows, beyond, listed, ${terms ? 'terms' : 'NULL AS terms'} FROM search_impacts WHERE phrase = ?`).get(phrase);
+    return stored ? decoded(stored, false) : null;
+  }, size);
+  if (!read && make) {
+    read = keptRead(db, `made list ${terms} ${phrase}`, () => {
+      const made = madeList(db, phrase);
+      return made && decoded(made, true);
+    }, size);
+  }
   memo?.set(phrase, read);
   return read;
 }

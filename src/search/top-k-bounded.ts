@@ -25,7 +25,8 @@ interface Unit { ids: Int32Array; values: Float64Array; complete: boolean; last:
 
 function unitRows(db: Database.Database, text: string, memo: Map<string, StoredList | null>): Unit | null {
   const stored = readList(db, text, true, memo);
-  if (stored) {
+  // As before lists were made at search time (top-k.ts candidatesOf says why).
+  if (stored && !stored.made) {
     const { ids } = stored.list;
     if (!stored.terms) return null;
     // A phrase in half the rows or more has an empty list: FTS5's IDF of it is 1e-6.

@@ -235,7 +235,7 @@ export function everyTermAdds(tree: MatchTree): ((has: (phrase: number) => boole
 function phraseRows(
   db: Database.Database, phrase: string, memo: Map<string, StoredList | null>, floorOf: { rows: number; sets: boolean } | null = null,
 ): PhraseRows | null {
-  const stored = readList(db, phrase, true, memo);
+  const stored = readList(db, phrase, true, memo, true);
   if (stored) {
     const { ids } = stored.list;
     if (stored.terms === null) return null;
@@ -472,7 +472,7 @@ function thresholdQuery(db: Database.Database, parsed: { phrases: string[]; tree
   if (!parts?.every((part) => 'phrase' in part || ('any' in part && part.any.every((alternative) => 'phrase' in alternative)))) return null;
   const forms: ByRow[] = [];
   for (const phrase of parsed.phrases) {
-    const stored = readList(db, phrase, true, memo);
+    const stored = readList(db, phrase, true, memo, true);
     // An empty list: a phrase in half the rows or more (floored: not here), or one matching none (complete, empty).
     if (!stored?.terms || (stored.list.ids.length === 0 && stored.rows > 0)) return null;
     const form = byRow(db, phrase, { ...stored, terms: stored.terms }, deeper);

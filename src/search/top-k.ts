@@ -107,7 +107,9 @@ function candidatesOf(db: Database.Database, phrases: string[], pool: number, me
   let bound = 0;
   for (const phrase of phrases) {
     const stored = readList(db, phrase, state.terms === true, memo);
-    if (stored) {
+    // Not a list made at search time (the lists' path may have made it): its thousands of rows as candidates cost more
+    // than the path can save (a bridged lay query spent 5 ms here to decline; read whole, such a phrase declines at once).
+    if (stored && !stored.made) {
       // The statement path uses a list's first rows only (session 18's length): longer lists serve the terms' path
       // (top-k-lists.ts), and every candidate more is one FTS5 may have to score. The row after them bounds the rest
       // (its saturation rounded up, at least any later row's).

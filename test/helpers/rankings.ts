@@ -8,10 +8,13 @@ import { parseExpression } from '../../src/search/top-k-lists.ts';
 /** FTS5's most for a floored phrase in a row (fts5_aux.c): IDF 1e-6 times a saturation below k1 + 1 = 2.2. */
 export const FLOORED_MOST = 2.2e-6;
 
-/** The phrases of `expression` (each occurrence) with lists of half the index's rows or more: FTS5 floors their IDF. */
+/**
+ * The phrases of `expression` (each occurrence) with lists, stored or made, of half the index's rows or more: FTS5
+ * floors their IDF.
+ */
 export function flooredPhrases(db: Database.Database, expression: string): string[] {
   const rows = ftsTotals(db).rows;
-  return (parseExpression(expression)?.phrases ?? []).filter((phrase) => (readList(db, phrase, false)?.rows ?? 0) * 2 >= rows);
+  return (parseExpression(expression)?.phrases ?? []).filter((phrase) => (readList(db, phrase, false, undefined, true)?.rows ?? 0) * 2 >= rows);
 }
 
 /**
