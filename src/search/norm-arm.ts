@@ -4,7 +4,7 @@
 // the filters.
 import type Database from 'better-sqlite3';
 import { sql } from '../db/statements.ts';
-import { keptRead } from './kept-reads.ts';
+import { keptStore } from './kept-reads.ts';
 import type { ArmEntry } from './fusion.ts';
 
 const NORM_ARM_LIMIT = 200;
@@ -14,7 +14,7 @@ const NORM_ARM_LIMIT = 200;
  * none without a passage.
  *
  * Each norm's citing decisions (their edge counts and first chunks) are read once per connection while the file is
- * unchanged (kept reads), so a search looks its candidates up in memory. Read per search (a seek per candidate and norm,
+ * unchanged (kept apart from other reads), so a search looks its candidates up in memory. Read per search (a seek per candidate and norm,
  * then one per decision for its first chunk), the arm took 2-11 ms of a lay hybrid query at 100k; a norm's read takes
  * 25-60 ms once (§ 573 BGB: 10,000 decisions, 102,000 edges; bench/README "Session 26: the norm arm").
  */
@@ -40,9 +40,16 @@ export function normArm(db: Database.Database, norms: { law: string; unit: strin
 
 interface CitingDecision { count: number; firstChunk: number | null }
 
+/**
+ * Norms' citing decisions kept per connection, apart from the impact lists (kept-reads.ts) so that neither evicts the
+ * other: some 160 bytes a decision (1.6 MB for § 573 BGB at 100k; at 500k a popular norm ~8 MB, four of them).
+ */
+const NORMS_KEPT_BYTES = 32 * 1024 * 1024;
+const keptNorms = keptStore(NORMS_KEPT_BYTES);
+
 /** The decisions citing the norm (law and unit as cited), each with its number of statute edges to it and its first chunk. */
 export function citingDecisions(db: Database.Database, law: string, unit: string): Map<string, CitingDecision> {
-  return keptRead(db, `norm arm ${JSON.stringify([law, unit])}`, () => new Map(
+  return keptNorms(db, `norm arm ${JSON.stringify([law, unit])}`, () => new Map(
     sql<[string, string], [string, number, number | null]>(db, CITING_DECISIONS_SQL).raw().all(law, unit)
       .map(([id, count, firstChunk]) => [id, { count, firstChunk }])), (citing) => 160 * citing.size);
 }
