@@ -52,7 +52,7 @@ interface UnitRows { parts: { ids: Int32Array; values: Float64Array }[]; group: 
 /** Every row of a unit (its list and deeper rows, or read whole), or null where they are not all known. */
 function everyRow(db: Database.Database, text: string, memo: Map<string, StoredList | null>): UnitRows | null {
   const group = text.startsWith('NEAR(');
-  const stored = readList(db, text, true, memo);
+  const stored = readList(db, text, true, memo, true);
   if (stored) {
     // A phrase in half the rows or more has no list: FTS5 scores it 1e-6 a row.
     if (!stored.terms || (stored.list.ids.length === 0 && stored.rows > 0)) return null;

@@ -16,6 +16,7 @@ import { filterSql } from '../../src/search/filters.ts';
 import { buildImpactLists, readDeeper, readList, readRowSet, sealImpactLists } from '../../src/search/impact-lists.ts';
 import { ALL_ROWS, rankRange } from '../../src/search/rank-range.ts';
 import { rankFromLists } from '../../src/search/top-k-lists.ts';
+import { orderFromLists } from '../../src/search/hybrid-arm.ts';
 
 /** 200 generated decisions, imported, lists built for phrases of 6 rows or more. */
 async function corpus(t: { after(fn: () => void): void }): Promise<Database.Database> {
@@ -74,6 +75,19 @@ test('a list made for an unlisted prefix is the one the build would store, and r
     }
   }
   assert.ok(proven >= prefixes.length * 3 * 2 + 6, `rankings proven from the lists: ${proven}`);
+  // Hybrid's arm (an OR of units) ordered from made lists where they hold every row: FTS5's rows, order and count.
+  let ordered = 0;
+  for (const [i, phrase] of prefixes.entries()) {
+    for (const expression of [phrase, `${phrase} OR "keinwortdavon"*`, `${phrase} OR ${words[i]}`]) {
+      for (const pool of [5, 40]) {
+        const arm = db.transaction(() => orderFromLists(db, expression, pool))();
+        const full = db.transaction(() => rankRange(db, expression, filterSql({}), ALL_ROWS, pool))();
+        if (arm) assert.deepEqual(arm, { docIds: full.docIds, matches: full.matches }, `hybrid's arm ${expression}, pool ${pool}`);
+        if (arm) ordered++;
+      }
+    }
+  }
+  assert.ok(ordered >= 4, `hybrid's arms ordered from made lists: ${ordered}`);
   // Phrases the build listed, their rows taken out of search_impacts: the lists made for them are the ones stored.
   const listed = sql<[], { phrase: string }>(db, `SELECT phrase FROM search_impacts WHERE phrase LIKE '"%"*' AND length(listed) > 0
     ORDER BY rows DESC LIMIT 6`).all().map((row) => row.phrase);
