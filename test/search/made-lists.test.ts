@@ -4,14 +4,9 @@
 // and the phrase is no longer declined by the lists.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { generate } from '../../bench/generate.ts';
-import { openCorpus } from '../../src/corpus/open.ts';
 import { sql } from '../../src/db/statements.ts';
-import { importPaths } from '../../src/ingest/import-paths.ts';
+import { generatedCorpus } from './generated-corpus.ts';
 import { filterSql } from '../../src/search/filters.ts';
 import { buildImpactLists, readDeeper, readList, readRowSet, sealImpactLists } from '../../src/search/impact-lists.ts';
 import { ALL_ROWS, rankRange } from '../../src/search/rank-range.ts';
@@ -20,12 +15,7 @@ import { orderFromLists } from '../../src/search/hybrid-arm.ts';
 
 /** 200 generated decisions, imported, lists built for phrases of 6 rows or more. */
 async function corpus(t: { after(fn: () => void): void }): Promise<Database.Database> {
-  const dir = mkdtempSync(join(tmpdir(), 'juralite-made-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  generate(200, join(dir, 'gen'), 3);
-  const db = openCorpus(join(dir, 'corpus.db'));
-  t.after(() => db.close());
-  await importPaths(db, [join(dir, 'gen')]);
+  const db = await generatedCorpus(t, 200, 3);
   db.transaction(() => buildImpactLists(db, { length: 12, depth: 36, minRows: 6 }))();
   sealImpactLists(db);
   return db;

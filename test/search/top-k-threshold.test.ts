@@ -4,15 +4,10 @@
 // beneath them (top-k-lists.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import type Database from 'better-sqlite3';
-import { generate } from '../../bench/generate.ts';
-import { openCorpus } from '../../src/corpus/open.ts';
 import { sql } from '../../src/db/statements.ts';
-import { importPaths } from '../../src/ingest/import-paths.ts';
+import { generatedCorpus } from './generated-corpus.ts';
 import { filterSql } from '../../src/search/filters.ts';
 import { buildImpactLists, sealImpactLists } from '../../src/search/impact-lists.ts';
 import { ALL_ROWS, rankRange } from '../../src/search/rank-range.ts';
@@ -20,15 +15,7 @@ import { listsServed, parseExpression, rankFromLists } from '../../src/search/to
 import { withoutThreshold } from '../../src/search/top-k-threshold.ts';
 
 /** 200 generated decisions, imported. */
-async function corpus(t: { after(fn: () => void): void }): Promise<Database.Database> {
-  const dir = mkdtempSync(join(tmpdir(), 'juralite-threshold-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  generate(200, join(dir, 'gen'), 3);
-  const db = openCorpus(join(dir, 'corpus.db'));
-  t.after(() => db.close());
-  await importPaths(db, [join(dir, 'gen')]);
-  return db;
-}
+const corpus = (t: { after(fn: () => void): void }) => generatedCorpus(t, 200, 3);
 
 /** The listed phrases (no NEAR group, none floored: an empty list). */
 const listedPhrases = (db: Database.Database) => sql<[], { phrase: string }>(db,
